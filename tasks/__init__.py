@@ -1,0 +1,1 @@
+"""Construction-pipeline steps: small pure functions, wrapped as Prefect tasks in ``flows/``."""
