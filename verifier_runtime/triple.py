@@ -1,0 +1,116 @@
+"""The object every code module receives: one triple plus lazily cached parsed views.
+
+Modules call e.g. ``x.answer`` (the response's extracted final answer) or ``x.cues``; each
+view is computed once per triple, on first use, so a cascade of many modules pays for
+extraction and parsing once. Views never raise: a view that cannot be computed is ``None``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from verifier_runtime.limits import MAX_QUESTION_CHARS, MAX_REFERENCE_CHARS, MAX_RESPONSE_CHARS
+
+
+def _as_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    if isinstance(value, int | float | bool):
+        return str(value)
+    return ""
+
+
+class Triple:
+    """``(question, reference, response)`` with cached views for modules.
+
+    Inputs are coerced to ``str`` (``None`` and non-text become ``""``) and NUL bytes are
+    removed. ``oversized`` is set when an input exceeds the hard limits; modules abstain on
+    such triples before doing any work.
+    """
+
+    __slots__ = ("question", "reference", "response", "oversized", "_cache")
+
+    def __init__(self, question: Any, reference: Any, response: Any) -> None:
+        q, r, s = _as_text(question), _as_text(reference), _as_text(response)
+        self.oversized = len(q) > MAX_QUESTION_CHARS or len(r) > MAX_REFERENCE_CHARS or len(s) > MAX_RESPONSE_CHARS
+        if self.oversized:
+            q, r, s = q[:MAX_QUESTION_CHARS], r[:MAX_REFERENCE_CHARS], s[-MAX_RESPONSE_CHARS:]
+        self.question = q.replace("\x00", "")
+        self.reference = r.replace("\x00", "")
+        self.response = s.replace("\x00", "")
+        self._cache: dict[str, Any] = {}
+
+    def _get(self, key: str, compute):
+        try:
+            return self._cache[key]
+        except KeyError:
+            pass
+        try:
+            value = compute()
+        except Exception:  # a view is best-effort; BudgetExceeded (a BaseException) still propagates
+            value = None
+        self._cache[key] = value
+        return value
+
+    # --- extraction -------------------------------------------------------------------
+    @property
+    def answer_info(self):
+        """The response's :class:`~verifier_runtime.toolkit.extract.Extracted` final answer."""
+        from verifier_runtime.toolkit.extract import extract_final_answer
+
+        return self._get("answer_info", lambda: extract_final_answer(self.response, self.question))
+
+    @property
+    def answer(self) -> str | None:
+        info = self.answer_info
+        return None if info is None else info.answer
+
+    @property
+    def reference_info(self):
+        from verifier_runtime.toolkit.extract import extract_reference
+
+        return self._get("reference_info", lambda: extract_reference(self.reference))
+
+    @property
+    def ref(self) -> str | None:
+        """The reference's final answer (a worked solution is reduced to its final answer)."""
+        info = self.reference_info
+        return None if info is None else info.answer
+
+    # --- question ---------------------------------------------------------------------
+    @property
+    def cues(self):
+        from verifier_runtime.toolkit.cues import question_cues
+
+        return self._get("cues", lambda: question_cues(self.question))
+
+    @property
+    def options(self) -> dict[str, str]:
+        from verifier_runtime.toolkit.choices import parse_options
+
+        return self._get("options", lambda: parse_options(self.question)) or {}
+
+    # --- typed answers ----------------------------------------------------------------
+    @property
+    def parsed_answer(self):
+        """The response's final answer as a typed :class:`~verifier_runtime.toolkit.compare.Answer`."""
+        from verifier_runtime.toolkit.compare import parse_answer
+
+        return self._get("parsed_answer", lambda: parse_answer(self.answer) if self.answer else None)
+
+    @property
+    def parsed_ref(self):
+        from verifier_runtime.toolkit.compare import parse_answer
+
+        return self._get("parsed_ref", lambda: parse_answer(self.ref) if self.ref else None)
+
+    def view(self, name: str, compute):
+        """A custom cached view: ``x.view("key", lambda: ...)`` for module-specific parsing."""
+        return self._get("custom:" + name, compute)
+
+    def __repr__(self) -> str:
+        return f"Triple(question={self.question[:40]!r}, reference={self.reference[:40]!r}, response={self.response[:40]!r})"

@@ -1,0 +1,283 @@
+"""The frozen-inference verifier: code modules in priority order, then the fallback."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from verifier_runtime.artifact import Artifact, ArtifactError, empty_release_manifest, load_artifact, newest_release
+from verifier_runtime.fallback.base import Fallback
+from verifier_runtime.limits import DEFAULT_CALL_BUDGET_S, DEFAULT_MODULE_BUDGET_S, BudgetExceeded, budget, remaining
+from verifier_runtime.triple import Triple
+from verifier_runtime.types import ABSTAIN, Decision, FallbackResult, Verdict
+
+
+@dataclass(frozen=True)
+class ModuleInfo:
+    id: str
+    group: str
+    priority: int
+    card_id: str = ""
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class LoadedModule:
+    info: ModuleInfo
+    decide: Any
+
+
+def _load_modules(artifact: Artifact, exclude_groups: frozenset[str]) -> tuple[LoadedModule, ...]:
+    from verifier_runtime.policy import ModulePolicyError, load_module_source
+
+    out = []
+    for entry in artifact.modules:
+        if entry.group in exclude_groups:
+            continue
+        try:
+            ns = load_module_source(artifact.files[entry.file], filename=f"{artifact.version}/{entry.file}")
+        except ModulePolicyError as e:
+            raise ArtifactError(f"module {entry.id} violates the module policy: {e}") from e
+        except SyntaxError as e:
+            raise ArtifactError(f"module {entry.id} does not compile: {e}") from e
+        info = ModuleInfo(entry.id, entry.group, entry.priority, entry.card_id, entry.description)
+        out.append(LoadedModule(info, ns.decide))
+    return tuple(out)
+
+
+class Verifier:
+    """Verify (question, reference, response) triples with a frozen artifact.
+
+    >>> v = load_verifier(fallback="offline")          # doctest: +SKIP
+    >>> v.verify("What is 1/2 + 1/4?", "3/4", "The answer is \\boxed{0.75}").correct  # doctest: +SKIP
+    True
+    """
+
+    def __init__(
+        self,
+        artifact: Artifact,
+        fallback: Fallback | None,
+        *,
+        budget_s: float = DEFAULT_CALL_BUDGET_S,
+        module_budget_s: float = DEFAULT_MODULE_BUDGET_S,
+        fallback_budget_s: float = DEFAULT_CALL_BUDGET_S,
+        strict: bool = False,
+        exclude_groups: Iterable[str] = (),
+    ) -> None:
+        self.artifact = artifact
+        self.fallback = fallback
+        self.budget_s = float(budget_s)
+        self.module_budget_s = float(module_budget_s)
+        self.fallback_budget_s = float(fallback_budget_s)
+        self.strict = bool(strict)
+        self.exclude_groups = frozenset(exclude_groups)
+        self._modules = _load_modules(artifact, self.exclude_groups)
+        self.guidance = artifact.guidance
+
+    # --- introspection ----------------------------------------------------------------
+    @property
+    def artifact_version(self) -> str:
+        return self.artifact.version
+
+    @property
+    def modules(self) -> tuple[ModuleInfo, ...]:
+        return tuple(m.info for m in self._modules)
+
+    @property
+    def fallback_name(self) -> str:
+        return "none" if self.fallback is None else self.fallback.name
+
+    # --- the cascade ------------------------------------------------------------------
+    def _run_module(self, mod: LoadedModule, x: Triple) -> Decision:
+        try:
+            with budget(self.module_budget_s):
+                d = mod.decide(x)
+        except BudgetExceeded:
+            if self.strict:
+                raise
+            left = remaining()
+            return Decision(ABSTAIN, "budget_exhausted" if left is not None and left <= 0 else "module_timeout")
+        except Exception as e:
+            if self.strict:
+                raise
+            return Decision(ABSTAIN, f"module_error:{type(e).__name__}")
+        if not isinstance(d, Decision) or d.label not in ("PASS", "FAIL", "ABSTAIN"):
+            if self.strict:
+                raise TypeError(f"module {mod.info.id} returned {d!r}, not a Decision")
+            return Decision(ABSTAIN, "module_bad_return")
+        return d
+
+    def _cascade(self, x: Triple, *, first_only: bool = True) -> tuple[LoadedModule | None, Decision | None, list]:
+        trace: list[tuple[str, str, str]] = []
+        if x.oversized:
+            return None, None, [("*", ABSTAIN, "input_too_large")]
+        try:
+            with budget(self.budget_s):
+                for mod in self._modules:
+                    d = self._run_module(mod, x)
+                    trace.append((mod.info.id, d.label, d.reason))
+                    if d.direct and first_only:
+                        return mod, d, trace
+                    left = remaining()
+                    if left is not None and left <= 0:
+                        trace.append(("*", ABSTAIN, "budget_exhausted"))
+                        break
+        except BudgetExceeded:
+            if self.strict:
+                raise
+            trace.append(("*", ABSTAIN, "budget_exhausted"))
+        return None, None, trace
+
+    def _fallback_result(self, x: Triple) -> FallbackResult:
+        assert self.fallback is not None
+        try:
+            if getattr(self.fallback, "local", False):
+                with budget(self.fallback_budget_s):
+                    return self.fallback.judge(x.question, x.reference, x.response, guidance=self.guidance)
+            return self.fallback.judge(x.question, x.reference, x.response, guidance=self.guidance)
+        except BudgetExceeded:
+            if self.strict:
+                raise
+            return FallbackResult(None, "fallback_timeout")
+        except Exception as e:
+            if self.strict:
+                raise
+            return FallbackResult(None, f"fallback_error:{type(e).__name__}")
+
+    def _verdict_from_fallback(self, res: FallbackResult, trace: list, t0: float) -> Verdict:
+        correct = res.correct
+        reason = res.reason or ""
+        if correct is None:
+            # An undecided judge counts as incorrect, as the benchmarks score unparseable judgments.
+            correct, reason = False, f"fallback_undecided:{reason}"
+        return Verdict(
+            correct=correct,
+            decided_by=f"fallback:{self.fallback_name}",
+            reason=reason,
+            fallback_called=True,
+            artifact_version=self.artifact.version,
+            elapsed_ms=(time.perf_counter() - t0) * 1000.0,
+            trace=tuple(trace),
+        )
+
+    def _abstained(self, trace: list, t0: float) -> Verdict:
+        last = next((r for (_m, label, r) in reversed(trace) if label == ABSTAIN and r), "all_modules_abstained")
+        return Verdict(None, "none", f"abstain:{last}" if trace else "abstain:no_modules", False,
+                       self.artifact.version, (time.perf_counter() - t0) * 1000.0, tuple(trace))
+
+    def verify(self, question: Any, reference: Any, response: Any) -> Verdict:
+        """Verify one triple. Never raises (unless ``strict=True``)."""
+        t0 = time.perf_counter()
+        try:
+            x = Triple(question, reference, response)
+            mod, d, trace = self._cascade(x)
+            if mod is not None and d is not None:
+                return Verdict(d.correct, mod.info.id, d.reason, False, self.artifact.version,
+                               (time.perf_counter() - t0) * 1000.0, tuple(trace))
+            if self.fallback is None:
+                return self._abstained(trace, t0)
+            return self._verdict_from_fallback(self._fallback_result(x), trace, t0)
+        except (Exception, BudgetExceeded) as e:
+            if self.strict:
+                raise
+            return Verdict(None if self.fallback is None else False, "error", f"internal_error:{type(e).__name__}",
+                           False, self.artifact.version, (time.perf_counter() - t0) * 1000.0)
+
+    def verify_batch(self, rows: Iterable[Mapping[str, Any]], workers: int = 1) -> list[Verdict]:
+        """Verify many triples; results keep the input order.
+
+        Modules run first for every row (in ``workers`` threads); the rows every module
+        abstained on then go to the fallback together, through its bounded-concurrency batch call.
+        """
+        rows = list(rows)
+        t0s = [0.0] * len(rows)
+
+        def first_pass(i: int):
+            t0s[i] = time.perf_counter()
+            row = rows[i]
+            try:
+                x = Triple(row.get("question"), row.get("reference"), row.get("response"))
+                mod, d, trace = self._cascade(x)
+            except (Exception, BudgetExceeded) as e:
+                if self.strict:
+                    raise
+                return None, None, [("*", ABSTAIN, f"internal_error:{type(e).__name__}")], None
+            return mod, d, trace, x
+
+        workers = max(1, min(int(workers or 1), 64))
+        if workers == 1 or len(rows) < 2:
+            firsts = [first_pass(i) for i in range(len(rows))]
+        else:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                firsts = list(pool.map(first_pass, range(len(rows))))
+        out: list[Verdict | None] = [None] * len(rows)
+        pending: list[int] = []
+        for i, (mod, d, trace, x) in enumerate(firsts):
+            if mod is not None and d is not None:
+                out[i] = Verdict(d.correct, mod.info.id, d.reason, False, self.artifact.version,
+                                 (time.perf_counter() - t0s[i]) * 1000.0, tuple(trace))
+            elif x is None:
+                out[i] = Verdict(None if self.fallback is None else False, "error", trace[-1][2], False,
+                                 self.artifact.version, (time.perf_counter() - t0s[i]) * 1000.0, tuple(trace))
+            elif self.fallback is None:
+                out[i] = self._abstained(trace, t0s[i])
+            else:
+                pending.append(i)
+        if pending:
+            results = self._fallback_batch([firsts[i][3] for i in pending], workers)
+            for i, res in zip(pending, results, strict=True):
+                out[i] = self._verdict_from_fallback(res, firsts[i][2], t0s[i])
+        return [v for v in out if v is not None]
+
+    def _fallback_batch(self, triples: Sequence[Triple], workers: int) -> list[FallbackResult]:
+        assert self.fallback is not None
+        if getattr(self.fallback, "local", False):
+            return [self._fallback_result(x) for x in triples]
+        try:
+            return list(self.fallback.judge_batch([(x.question, x.reference, x.response) for x in triples],
+                                                  guidance=self.guidance, workers=workers))
+        except Exception as e:
+            if self.strict:
+                raise
+            return [FallbackResult(None, f"fallback_error:{type(e).__name__}") for _ in triples]
+
+    def decide_all(self, question: Any, reference: Any, response: Any) -> list[tuple[str, Decision]]:
+        """Every module's decision on one triple, without short-circuit (for replay analysis)."""
+        x = Triple(question, reference, response)
+        if x.oversized:
+            return [(m.info.id, Decision(ABSTAIN, "input_too_large")) for m in self._modules]
+        return [(m.info.id, self._run_module(m, x)) for m in self._modules]
+
+
+def load_verifier(
+    artifact: str | os.PathLike[str] | Artifact | None = None,
+    fallback: str | Fallback | None = None,
+    **options: Any,
+) -> Verifier:
+    """Load a frozen release and return a :class:`Verifier`.
+
+    ``artifact``: a release directory or ``.tar.gz``; ``None`` loads the newest release in
+    the rule bank (an empty-library release if there is none). ``fallback``: ``"none"``
+    (abstentions surface as ``correct=None``), ``"offline"`` (default), ``"openai"``,
+    ``"anthropic"``, or any object implementing the ``Fallback`` protocol. Other options:
+    ``budget_s``, ``module_budget_s``, ``strict``, ``exclude_groups``, and
+    ``fallback_config`` (a dict passed to the fallback factory).
+    """
+    from verifier_runtime.fallback import make_fallback
+
+    if isinstance(artifact, Artifact):
+        art = artifact
+    elif artifact is None:
+        newest = newest_release()
+        art = load_artifact(newest) if newest is not None else empty_release_manifest()
+    else:
+        art = load_artifact(artifact)
+    fallback_config = dict(options.pop("fallback_config", None) or {})
+    if fallback is None:
+        fallback = art.fallback_defaults.get("name", "offline")
+    fb = make_fallback(fallback, template=art.template, config=fallback_config)
+    return Verifier(art, fb, **options)
