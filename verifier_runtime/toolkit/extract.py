@@ -1,0 +1,451 @@
+"""Final-answer extraction from model responses and from references.
+
+>>> extract_final_answer("We add them.\\n\\nThe final answer is $\\\\boxed{3}$.").answer
+'3'
+>>> extract_reference("She has 5 + 4 = 9 apples.\\n#### 9").answer
+'9'
+
+All functions are pure and total: a non-string, NUL bytes or a megabyte of junk give an
+empty/``None`` result, never an exception. Only the last ``RESPONSE_TAIL_CHARS`` characters
+of a response are searched for an answer (``<think>`` removal sees the whole text). The
+heuristics are listed in ``docs/toolkit-extraction.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from verifier_runtime.limits import MAX_ANSWER_CHARS, RESPONSE_TAIL_CHARS, check_deadline
+from verifier_runtime.toolkit.text import _as_str, normalize_text
+
+METHODS = ("boxed", "final_answer", "answer_is", "bold", "hash", "answer_colon", "last_line", "whole", "none")
+# Methods that rest on an explicit answer marker written by the model.
+MARKER_METHODS = frozenset({"boxed", "final_answer", "answer_is", "bold", "hash", "answer_colon"})
+
+
+@dataclass(frozen=True, slots=True)
+class Extracted:
+    """The final answer found in a text, how it was found, and warning flags."""
+
+    answer: str | None
+    method: str
+    candidates: tuple[str, ...] = ()
+    truncated: bool = False
+    echo: bool = False
+    too_long: bool = False
+    conflicting: bool = False
+
+
+_NONE = Extracted(None, "none")
+
+# ---------------------------------------------------------------- <think> blocks
+_THINK_TAG_RE = re.compile(r"<(/?)think(?:ing)?\s*>", re.IGNORECASE)
+
+
+def _strip_think(text: str) -> tuple[str, bool]:
+    """(text without reasoning, whether a ``<think>`` was left open)."""
+    if "<" not in text:
+        return text, False
+    pieces: list[str] = []
+    pos = 0
+    inside = False
+    for m in _THINK_TAG_RE.finditer(text):
+        closing = m.group(1) == "/"
+        if not inside:
+            if closing:  # a lone close tag: everything before it was reasoning
+                pieces.clear()
+                pos = m.end()
+            else:
+                pieces.append(text[pos : m.start()])
+                inside = True
+        elif closing:
+            inside = False
+            pos = m.end()
+    if not inside:
+        pieces.append(text[pos:])
+    return "".join(pieces).strip(), inside
+
+
+def strip_think(text: str) -> str:
+    """Remove ``<think>...</think>`` (or ``<thinking>``) reasoning blocks.
+
+    A lone ``</think>`` means everything before it is reasoning. A ``<think>`` that never
+    closes makes the rest of the text reasoning: a response that starts with an unclosed
+    ``<think>`` is all reasoning and gives ``""``. A non-string gives ``""``.
+    """
+    s = _as_str(text)
+    if not s:
+        return ""
+    return _strip_think(s)[0]
+
+
+# ---------------------------------------------------------------- \boxed{...}
+_BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![A-Za-z])")
+_SPACE_FORM_RE = re.compile(r"[^\s$]+")
+
+
+def _brace_partners(text: str) -> dict[int, int]:
+    """Map each ``{`` index to its matching ``}`` index in one pass (``\\{``, ``\\}`` are literal)."""
+    partners: dict[int, int] = {}
+    stack: list[int] = []
+    i, n = 0, len(text)
+    steps = 0
+    find_next = re.compile(r"[\\{}]").search
+    while True:
+        m = find_next(text, i)
+        if m is None:
+            break
+        j = m.start()
+        ch = text[j]
+        if ch == "\\":
+            i = j + 2
+            continue
+        if ch == "{":
+            stack.append(j)
+        elif stack:
+            partners[stack.pop()] = j
+        i = j + 1
+        steps += 1
+        if steps % 4096 == 0:
+            check_deadline()
+        if i >= n:
+            break
+    return partners
+
+
+def _boxed_spans(text: str) -> tuple[list[str], bool]:
+    """(contents of outermost boxes in order, whether a ``\\boxed{`` is left unclosed)."""
+    if "\\boxed" not in text and "\\fbox" not in text:
+        return [], False
+    partners = _brace_partners(text)
+    found: list[str] = []
+    unclosed = False
+    covered_until = -1
+    for m in _BOX_RE.finditer(text):
+        if m.start() < covered_until:
+            continue  # nested inside an earlier box
+        k = m.end()
+        while k < len(text) and text[k] in " \t":
+            k += 1
+        if k < len(text) and text[k] == "{":
+            close = partners.get(k)
+            if close is None:
+                unclosed = True
+                continue
+            found.append(text[k + 1 : close])
+            covered_until = close
+        elif k > m.end() and k < len(text) and text[k] != "\n":  # the space form: \boxed 5
+            sm = _SPACE_FORM_RE.match(text, k)
+            if sm:
+                found.append(sm.group(0))
+                covered_until = sm.end()
+    return found, unclosed
+
+
+def find_boxed(text: str) -> list[str]:
+    """Contents of every outermost ``\\boxed{...}``, ``\\boxed 5`` and ``\\fbox{...}``, in order.
+
+    Nested braces are matched; an occurrence whose brace never closes is skipped; a box
+    inside another box is part of the outer one's content.
+    """
+    s = _as_str(text)
+    if not s:
+        return []
+    return _boxed_spans(s)[0]
+
+
+# ---------------------------------------------------------------- answer cleaning
+_WRAPPERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"), ("**", "**"), ("__", "__"), ("`", "`"))
+_CMD_WRAPPER_RE = re.compile(r"\\(?:boxed|fbox|text|textbf|mathrm|mathbf|displaystyle)\s*\{")
+_TRAIL_PUNCT = ".,;:"
+_MAX_CLEAN_ROUNDS = 10
+
+
+def _whole_command_content(s: str) -> str | None:
+    """``\\text{abc}`` -> ``abc`` when the command's braces span the whole string."""
+    m = _CMD_WRAPPER_RE.match(s)
+    if not m or not s.endswith("}"):
+        return None
+    depth = 0
+    i = m.end() - 1
+    n = len(s)
+    while i < n:
+        ch = s[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return s[m.end() : i] if i == n - 1 else None
+        i += 1
+    return None
+
+
+def clean_answer(raw: str) -> str:
+    """Strip math delimiters, markdown emphasis, a whole-answer ``\\text{}``/``\\boxed{}`` and trailing punctuation.
+
+    >>> clean_answer("$\\\\boxed{\\\\text{(B)}}$.")
+    '(B)'
+    """
+    s = _as_str(raw)
+    if s is None:
+        return ""
+    s = s.strip()
+    for _ in range(_MAX_CLEAN_ROUNDS):
+        old = s
+        s = s.strip().rstrip(_TRAIL_PUNCT).strip()
+        if s.startswith("\\displaystyle"):
+            s = s[len("\\displaystyle") :]
+        if s.count("**") % 2 == 1:  # a dangling bold marker left by the answer marker's line
+            s = s[2:] if s.startswith("**") else s[:-2] if s.endswith("**") else s
+        for left, right in _WRAPPERS:
+            if len(s) >= len(left) + len(right) and s.startswith(left) and s.endswith(right):
+                inner = s[len(left) : len(s) - len(right)]
+                if left == "$" and "$" in inner:
+                    continue  # "$a$ and $b$" is not one wrapped expression
+                s = inner
+                break
+        inner = _whole_command_content(s)
+        if inner is not None:
+            s = inner
+        if s == old:
+            break
+    return s.strip()
+
+
+# ---------------------------------------------------------------- marker patterns
+_FINAL_RE = re.compile(
+    r"final\s+answer(?:\s+is)?[ \t]*(?:\*\*|__)?[ \t]*[:：]?[ \t]*(?:\*\*|__)?[ \t]*[:：=]?", re.IGNORECASE
+)
+_ANSWER_IS_RE = re.compile(
+    r"\banswer\s+(?:is|would\s+be|should\s+be|will\s+be|=)|\b(?:correct|right|best)\s+(?:option|choice)\s+is",
+    re.IGNORECASE,
+)
+_ANSWER_COLON_RE = re.compile(
+    r"^[ \t]*(?:\*\*|__)?[ \t]*(?:A|Ans|Answer)[ \t]*(?:\*\*|__)?[ \t]*[:：][ \t]*(?:\*\*|__)?", re.IGNORECASE | re.MULTILINE
+)
+_OPTION_B_LINE_RE = re.compile(r"^[ \t]*(?:\*\*)?B[ \t]*[:：]", re.MULTILINE)
+_HASH_RE = re.compile(r"^[ \t]*####[ \t]*([^\n]*)$", re.MULTILINE)
+_BOLD_RE = re.compile(r"\*\*([^*\n]+)\*\*")
+_LEAD_FILLER_RE = re.compile(
+    r"^(?:so|therefore|thus|hence|finally|in\s+conclusion|in\s+summary|overall|in\s+total|answer)\b[ \t]*[,:]?[ \t]*",
+    re.IGNORECASE,
+)
+_SENTENCE_END_RE = re.compile(r"\.\s+(?=[A-Z])")
+_SEP_LEAD = " \t:：="
+
+
+def _rest_of_answer(text: str, start: int) -> str:
+    """The answer text after a marker ending at ``start``: rest of line, or the next non-empty line."""
+    end = text.find("\n", start)
+    line = text[start:] if end < 0 else text[start:end]
+    line = line.strip().lstrip(_SEP_LEAD).strip()
+    if line:
+        m = _SENTENCE_END_RE.search(line)
+        return line[: m.start()] if m else line
+    if end < 0:
+        return ""
+    for nxt in text[end + 1 :].split("\n", 8)[:8]:
+        nxt = nxt.strip()
+        if nxt:
+            return nxt
+    return ""
+
+
+def _last_marker(regex: re.Pattern[str], text: str, skip_options_list: bool = False) -> list[str]:
+    """Cleaned answers after every match of ``regex``, in order (empty ones dropped)."""
+    out: list[str] = []
+    for m in regex.finditer(text):
+        check_deadline()
+        if skip_options_list and _OPTION_B_LINE_RE.search(text, m.end(), m.end() + 400):
+            nl = text.find("\n", m.end())
+            if nl >= 0 and _OPTION_B_LINE_RE.match(text, nl + 1):
+                continue  # "A: ...\nB: ..." is an options list, not an answer line
+        ans = clean_answer(_rest_of_answer(text, m.end()))
+        if ans:
+            out.append(ans)
+    return out
+
+
+def _nonempty_lines(text: str, limit: int) -> list[str]:
+    """The last ``limit`` non-empty lines of ``text``, in order."""
+    lines: list[str] = []
+    end = len(text)
+    while end > 0 and len(lines) < limit:
+        start = text.rfind("\n", 0, end) + 1
+        line = text[start:end].strip()
+        if line:
+            lines.append(line)
+        end = start - 1
+    lines.reverse()
+    return lines
+
+
+def _bold_candidates(text: str) -> list[str]:
+    out: list[str] = []
+    for line in _nonempty_lines(text, 3):
+        for m in _BOLD_RE.finditer(line):
+            span = m.group(1).strip()
+            if span.endswith((":", "：")):
+                continue  # a heading such as **Final Answer:** or **Step 2:**
+            ans = clean_answer(span)
+            if ans:
+                out.append(ans)
+    return out
+
+
+def _strip_filler(line: str) -> str:
+    """Drop a leading "So," / "Therefore," etc. (a few rounds)."""
+    for _ in range(3):
+        new = _LEAD_FILLER_RE.sub("", line, count=1)
+        if new == line:
+            break
+        line = new
+    return line
+
+
+# ---------------------------------------------------------------- flags
+_TERMINAL_CHARS = ".!?)]}$*\"'`\u3002>"
+_DANGLING_CHARS = ",:;=+-*/^_({[\\"
+_SHORT_LIMIT = 2_000  # responses up to this long may be answered by their last line
+_ECHO_MIN_TOKENS = 4
+_TOKEN_RE = re.compile(r"\w+")
+
+
+def _looks_truncated(text: str, method: str, unclosed_box: bool) -> bool:
+    """Conservative cut-off heuristic (see docs): unclosed box, dangling operator, or long and unterminated."""
+    if unclosed_box:
+        return True
+    tail = text.rstrip()
+    if not tail:
+        return False
+    last = tail[-1]
+    if len(tail) > 200 and last in _DANGLING_CHARS and not tail.endswith(("**", "\\]", "\\)")):
+        return True
+    return method not in MARKER_METHODS and len(tail) >= _SHORT_LIMIT and last not in _TERMINAL_CHARS
+
+
+def _is_echo(text: str, question: str | None) -> bool:
+    """The response merely repeats (most of) the question."""
+    q = _as_str(question)
+    if not q or not text:
+        return False
+    nr, nq = normalize_text(text[-4 * len(q) - 64 :] if len(text) > 4 * len(q) + 64 else text), normalize_text(q)
+    if not nr or not nq:
+        return False
+    if len(nr) > 2 * len(nq) + 32:
+        return False
+    r_tokens, q_tokens = _TOKEN_RE.findall(nr), _TOKEN_RE.findall(nq)
+    if len(r_tokens) < _ECHO_MIN_TOKENS or not q_tokens:
+        return False
+    if nr in nq and len(nr) >= 0.6 * len(nq):
+        return True
+    q_set = set(q_tokens)
+    shared = sum(1 for t in r_tokens if t in q_set)
+    return shared >= 0.9 * len(r_tokens) and len(r_tokens) >= 0.8 * len(q_tokens) and len(r_tokens) <= 1.25 * len(
+        q_tokens
+    )
+
+
+def _ws_key(s: str) -> str:
+    return "".join(s.split())
+
+
+def _result(answer: str | None, method: str, candidates: list[str], truncated: bool, echo: bool) -> Extracted:
+    conflicting = len({_ws_key(c) for c in candidates}) > 1 if method == "boxed" else False
+    return Extracted(
+        answer=answer,
+        method=method,
+        candidates=tuple(candidates),
+        truncated=truncated,
+        echo=echo and method not in MARKER_METHODS,
+        too_long=answer is not None and len(answer) > MAX_ANSWER_CHARS,
+        conflicting=conflicting,
+    )
+
+
+def _extract(text: str, *, reference: bool) -> tuple[str | None, str, list[str], bool]:
+    """(answer, method, candidates, unclosed_box) for an already think-stripped text."""
+    boxed, unclosed_box = _boxed_spans(text)
+    cleaned = [c for c in (clean_answer(b) for b in boxed) if c]
+    if cleaned:
+        return cleaned[-1], "boxed", cleaned, unclosed_box
+    multiline = "\n" in text.strip()
+    if reference:
+        order = ("hash", "answer_colon", "final_answer", "answer_is")
+    else:
+        order = ("final_answer", "answer_is", "answer_colon", "bold", "hash")
+    for method in order:
+        if method == "final_answer":
+            found = _last_marker(_FINAL_RE, text)
+        elif method == "answer_is":
+            found = _last_marker(_ANSWER_IS_RE, text)
+        elif method == "answer_colon":
+            if reference and not multiline and not re.match(r"\s*(?:Ans|Answer)\b", text, re.IGNORECASE):
+                continue  # a one-line reference "A: Paris" is an option, not a GSM8K answer line
+            found = _last_marker(_ANSWER_COLON_RE, text, skip_options_list=True)
+        elif method == "bold":
+            found = _bold_candidates(text)
+        else:
+            found = [a for a in (clean_answer(m.group(1)) for m in _HASH_RE.finditer(text)) if a]
+        if found:
+            return found[-1], method, found, unclosed_box
+    stripped = text.strip()
+    if not stripped or (unclosed_box and not reference):
+        return None, "none", [], unclosed_box  # a response cut inside \boxed{ has no usable answer
+    if not multiline:
+        ans = clean_answer(stripped if reference else _strip_filler(stripped))
+        return (ans, "whole", [ans], unclosed_box) if ans else (None, "none", [], unclosed_box)
+    if reference and len(stripped) < 200:
+        ans = clean_answer(stripped)
+        return (ans, "whole", [ans], unclosed_box) if ans else (None, "none", [], unclosed_box)
+    if len(stripped) <= _SHORT_LIMIT or reference:
+        last = _nonempty_lines(stripped, 1)
+        ans = clean_answer(_strip_filler(last[0])) if last else ""
+        if ans:
+            return ans, "last_line", [ans], unclosed_box
+    return None, "none", [], unclosed_box
+
+
+def extract_final_answer(response: str, question: str | None = None) -> Extracted:
+    """The final answer of a model response.
+
+    Priority: last ``\\boxed{}`` > "final answer is/:" > "the answer is" > an ``Answer:`` /
+    ``A:`` line > ``**bold**`` in the last three lines > GSM8K ``#### 42`` > the whole
+    response when it is one line > the last line of a short (<= 2,000 chars) response.
+    Reasoning in ``<think>`` blocks is removed first. With ``question``, ``echo`` tells
+    whether the response merely repeats it.
+    """
+    s = _as_str(response)
+    if s is None:
+        return _NONE
+    text, open_think = _strip_think(s)
+    if open_think and not text:
+        return Extracted(None, "none", truncated=True)
+    if len(text) > RESPONSE_TAIL_CHARS:
+        text = text[-RESPONSE_TAIL_CHARS:]
+    answer, method, candidates, unclosed_box = _extract(text, reference=False)
+    truncated = open_think or _looks_truncated(text, method, unclosed_box)
+    echo = _is_echo(text, question)
+    return _result(answer, method, candidates, truncated, echo)
+
+
+def extract_reference(reference: str) -> Extracted:
+    """The answer inside a reference: a bare answer (``"3/4"``) or a worked solution.
+
+    Priority: last ``\\boxed{}`` > ``#### 42`` > an ``A:``/``Answer:`` line (``A:`` only in a
+    multi-line reference) > "final answer" > "the answer is" > the whole reference when it is
+    one line or shorter than 200 characters > its last line.
+    """
+    s = _as_str(reference)
+    if s is None:
+        return _NONE
+    text = s.strip()
+    if len(text) > RESPONSE_TAIL_CHARS:
+        text = text[-RESPONSE_TAIL_CHARS:]
+    answer, method, candidates, unclosed_box = _extract(text, reference=True)
+    return _result(answer, method, candidates, unclosed_box, False)

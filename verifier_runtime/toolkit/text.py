@@ -1,0 +1,353 @@
+"""Text answers: normalisation, booleans, identifiers and chemical formulas, phrase containment.
+
+Every function here is pure, deterministic and total: bad input (``None``, an ``int``, NUL
+bytes, a megabyte of junk) gives ``None`` / ``False`` / ``""`` instead of an exception.
+
+>>> normalize_text("  The \\\\text{Eiffel Tower}. ")
+'eiffel tower'
+>>> parse_bool("**Yes.**")
+True
+>>> parse_identifier("\\\\mathrm{H_2O}")
+Identifier(text='H2O', kind='chemical_formula')
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from verifier_runtime.limits import MAX_ANSWER_CHARS
+
+# LaTeX commands whose single braced argument is plain text for our purposes.
+_TEXT_WRAPPERS = ("text", "textbf", "textit", "textrm", "texttt", "mathrm", "mathbf", "mathit", "mathsf",
+                  "operatorname", "emph", "mbox", "ce")
+_WRAPPER_RE = re.compile(r"\\(?:" + "|".join(_TEXT_WRAPPERS) + r")\s*\{([^{}]*)\}")
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_WS_RE = re.compile(r"\s+")
+_ARTICLE_RE = re.compile(r"^(?:a|an|the)\s+")
+# Punctuation removed from both ends by normalize_text (see docs/toolkit-extraction.md).
+_END_PUNCT = ".,;:!?\"'`*_~\u201c\u201d\u2018\u2019\u00ab\u00bb"
+_LEAD_PUNCT = ",;:\"'`*_~\u201c\u201d\u2018\u2019\u00ab\u00bb"
+_SPACE = " \t\r\n\f\v"
+_PAIRS = {"(": ")", "[": "]", "{": "}"}
+_MAX_UNWRAP_ROUNDS = 8
+
+
+def _as_str(value: object) -> str | None:
+    """``value`` as a NUL-free string, or ``None`` when it is not a string."""
+    if not isinstance(value, str):
+        return None
+    return value.replace("\x00", "") if "\x00" in value else value
+
+
+def _unwrap_text_commands(s: str) -> str:
+    """Replace ``\\text{x}``, ``\\mathrm{x}``, ... by ``x`` (innermost first, a bounded number of rounds)."""
+    for _ in range(_MAX_UNWRAP_ROUNDS):
+        if "\\" not in s:
+            break
+        new = _WRAPPER_RE.sub(r"\1", s)
+        if new == s:
+            break
+        s = new
+    return s
+
+
+def _wrapped_by_pair(s: str) -> bool:
+    """True when ``s`` is ``(..)``/``[..]``/``{..}`` and the outer pair encloses everything."""
+    if len(s) < 2 or s[0] not in _PAIRS or s[-1] != _PAIRS[s[0]]:
+        return False
+    opener, closer = s[0], s[-1]
+    depth = 0
+    for i, ch in enumerate(s):
+        if ch == opener:
+            depth += 1
+        elif ch == closer:
+            depth -= 1
+            if depth == 0 and i != len(s) - 1:
+                return False
+    return depth == 0
+
+
+def _strip_ends(s: str) -> str:
+    """Strip end punctuation and whole-string bracket pairs, keeping a factorial ``5!``.
+
+    Linear in ``len(s)``; bracket pairs are only unwrapped on answer-sized strings.
+    """
+    for _ in range(_MAX_UNWRAP_ROUNDS):
+        old = s
+        core = s.rstrip(_END_PUNCT + _SPACE)
+        if s[len(core) : len(core) + 1] == "!" and core and (core[-1].isdigit() or core[-1] == ")"):
+            core += "!"
+        s = core.lstrip(_LEAD_PUNCT + _SPACE)
+        if len(s) <= MAX_ANSWER_CHARS and _wrapped_by_pair(s):
+            s = s[1:-1]
+        if s == old:
+            break
+    return s
+
+
+def normalize_text(s: str) -> str:
+    """Canonical form of a short text answer, for equality tests.
+
+    Steps, in order: Unicode NFKC; control characters and NUL removed; ``\\text{}``,
+    ``\\mathrm{}`` and similar one-argument LaTeX text wrappers replaced by their content;
+    ``$`` removed; end punctuation (``. , ; : ! ? * _ ~`` and quotes) and a bracket pair
+    enclosing the whole string stripped; whitespace collapsed to single spaces; casefold;
+    one leading article (a / an / the) dropped; end punctuation stripped again. A non-string
+    gives ``""``.
+    """
+    text = _as_str(s)
+    if not text:
+        return ""
+    text = unicodedata.normalize("NFKC", text)
+    text = _CONTROL_RE.sub("", text)
+    text = _unwrap_text_commands(text)
+    text = text.replace("$", "")
+    text = _WS_RE.sub(" ", _strip_ends(text))
+    text = text.casefold()
+    text = _ARTICLE_RE.sub("", text, count=1)
+    return _strip_ends(text).strip()
+
+
+def text_match(a: str, b: str) -> bool:
+    """Normalised exact equality; two empty (or non-string) answers never match."""
+    na, nb = normalize_text(a), normalize_text(b)
+    return bool(na) and na == nb
+
+
+def contains_answer(haystack: str, needle: str) -> bool:
+    """Whether ``needle`` occurs in ``haystack`` as a whole word or phrase, after normalisation.
+
+    Boundaries are non-word characters, so ``"art"`` is not found in ``"party"``.
+
+    >>> contains_answer("It was Wilhelm Röntgen in 1901.", "wilhelm röntgen")
+    True
+    """
+    hay, ndl = normalize_text(haystack), normalize_text(needle)
+    if not hay or not ndl or len(ndl) > len(hay):
+        return False
+    left = r"(?<!\w)" if re.match(r"\w", ndl[0]) else ""
+    right = r"(?!\w)" if re.match(r"\w", ndl[-1]) else ""
+    return re.search(left + re.escape(ndl) + right, hay) is not None
+
+
+# ---------------------------------------------------------------- booleans
+_TRUE_WORDS = frozenset({"yes", "true", "correct", "right", "y"})
+_FALSE_WORDS = frozenset({"no", "false", "incorrect", "wrong", "n"})
+_SINGLE_LETTER_BOOL = {"t": True, "f": False}
+_TOKEN_RE = re.compile(r"[^\W_]+")
+
+
+def parse_bool(s: str) -> bool | None:
+    """A yes/no, true/false or correct/incorrect answer as a bool; ``None`` when absent or mixed.
+
+    The answer must *start* with the boolean word ("Yes, because ..." counts) and no opposite
+    boolean word may follow ("yes and no" -> ``None``). Single letters ``T``/``F`` (and
+    ``Y``/``N``) count only as the whole answer.
+    """
+    text = _as_str(s)
+    if text is None or len(text) > MAX_ANSWER_CHARS:
+        return None
+    norm = normalize_text(text)
+    if not norm:
+        return None
+    if norm in _SINGLE_LETTER_BOOL:
+        return _SINGLE_LETTER_BOOL[norm]
+    tokens = _TOKEN_RE.findall(norm)
+    if not tokens:
+        return None
+    first = tokens[0]
+    if len(first) == 1 and len(tokens) > 1:  # "y"/"n" only as a whole answer
+        return None
+    if first in _TRUE_WORDS:
+        value = True
+    elif first in _FALSE_WORDS:
+        value = False
+    else:
+        return None
+    opposite = _FALSE_WORDS if value else _TRUE_WORDS
+    rest = {t for t in tokens[1:] if len(t) > 1}
+    if rest & opposite or "not" in rest:
+        return None
+    return value
+
+
+# ---------------------------------------------------------------- identifiers and formulas
+_ELEMENTS = frozenset(
+    """H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge As Se Br Kr
+    Rb Sr Y Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te I Xe Cs Ba La Ce Pr Nd Pm Sm Eu Gd Tb Dy Ho Er Tm Yb
+    Lu Hf Ta W Re Os Ir Pt Au Hg Tl Pb Bi Po At Rn Fr Ra Ac Th Pa U Np Pu Am Cm Bk Cf Es Fm Md No Lr Rf
+    Db Sg Bh Hs Mt Ds Rg Cn Nh Fl Mc Lv Ts Og""".split()
+)
+_MAX_IDENTIFIER_CHARS = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Identifier:
+    """A single terminal token: ``kind`` is ``"chemical_formula"``, ``"identifier"`` or ``"word"``."""
+
+    text: str
+    kind: str
+
+
+_SUBSCRIPT_RE = re.compile(r"_\{\s*(\d+)\s*\}|_(\d)")
+_CHARGE_BRACED_RE = re.compile(r"\^\{\s*([0-9]*)\s*([+-])\s*([0-9]*)\s*\}")
+_CHARGE_BARE_RE = re.compile(r"\^([0-9]*)([+-])([0-9]*)$")
+_HYDRATE_RE = re.compile(r"\s*(?:\\cdot|\\bullet|\u00b7|\u2022|\u22c5)\s*")
+_UNICODE_SUB = str.maketrans("\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089", "0123456789")
+_UNICODE_SUP = {"\u2070": "0", "\u00b9": "1", "\u00b2": "2", "\u00b3": "3", "\u2074": "4", "\u2075": "5",
+                "\u2076": "6", "\u2077": "7", "\u2078": "8", "\u2079": "9", "\u207a": "+", "\u207b": "-"}
+_SUP_TAIL_RE = re.compile("[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]*[\u207a\u207b]$")
+_WORD_RE = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
+_FORMULA_BODY_RE = re.compile(r"[A-Za-z0-9()\[\]\u00b7]+")
+
+
+def _canonical_charge(digits_before: str, sign: str, digits_after: str) -> str | None:
+    if digits_before and digits_after:
+        return None
+    digits = (digits_before or digits_after).lstrip("0")
+    if digits == "1":
+        digits = ""
+    return f"^{digits}{sign}"
+
+
+def _split_charge(token: str) -> tuple[str, str] | None:
+    """Split ``SO4^{2-}`` into (``SO4``, ``^2-``); ``None`` for a malformed charge."""
+    sup = _SUP_TAIL_RE.search(token)
+    if sup:
+        raw = "".join(_UNICODE_SUP[c] for c in sup.group(0))
+        charge = _canonical_charge(raw[:-1], raw[-1], "")
+        return (token[: sup.start()], charge) if charge else None
+    m = _CHARGE_BRACED_RE.search(token)
+    if m and m.end() == len(token):
+        charge = _canonical_charge(m.group(1), m.group(2), m.group(3))
+        return (token[: m.start()], charge) if charge else None
+    m = _CHARGE_BARE_RE.search(token)
+    if m:
+        charge = _canonical_charge(m.group(1), m.group(2), m.group(3))
+        return (token[: m.start()], charge) if charge else None
+    if "^" in token:
+        return None
+    return token, ""
+
+
+def _formula_body_ok(body: str) -> bool:
+    """Element symbols with counts, balanced ()/[] groups and ``·`` hydrate parts."""
+    if not body or not _FORMULA_BODY_RE.fullmatch(body):
+        return False
+    depth = 0
+    elements = 0
+    i, n = 0, len(body)
+    prev = ""
+    while i < n:
+        ch = body[i]
+        if ch.isupper():
+            sym = body[i : i + 2] if i + 1 < n and body[i + 1].islower() else ch
+            if sym not in _ELEMENTS:
+                return False
+            elements += 1
+            i += len(sym)
+            prev = "el"
+            continue
+        if ch.isdigit():
+            if prev not in ("el", ")", "dot", "digit"):
+                return False
+            prev = "digit"
+        elif ch in "([":
+            depth += 1
+            prev = "("
+        elif ch in ")]":
+            depth -= 1
+            if depth < 0 or prev in ("(", "dot"):
+                return False
+            prev = ")"
+        elif ch == "\u00b7":
+            if prev in ("", "(", "dot"):
+                return False
+            prev = "dot"
+        else:  # a lowercase letter not attached to an element symbol
+            return False
+        i += 1
+    return depth == 0 and elements > 0 and prev != "dot"
+
+
+def _looks_like_capitalised_word(body: str) -> bool:
+    """``Yes``, ``Bin``: a capital then 2+ lowercase letters, which no real formula spells."""
+    return len(body) >= 3 and body[0].isupper() and body[1:].isalpha() and body[1:].islower()
+
+
+def _prepare_token(text: str) -> str:
+    """Unwrap LaTeX/markdown around a token and flatten ``H_{2}O`` subscripts."""
+    t = unicodedata.normalize("NFC", text).strip()
+    t = t.replace("$", "").replace("**", "").replace("\\,", "").replace("\\ ", "").replace("\\!", "")
+    t = _unwrap_text_commands(t)
+    t = t.strip()
+    while t and t[-1] in ".,;:":
+        t = t[:-1].rstrip()
+    if _wrapped_by_pair(t) and t[0] == "{":
+        t = t[1:-1].strip()
+    return t
+
+
+def _flatten_subscripts(t: str) -> str:
+    """``H_{2}O`` / ``H_2O`` / ``H₂O`` -> ``H2O``; ``\\cdot`` and bullets -> ``·`` (formula candidates only)."""
+    t = _HYDRATE_RE.sub("\u00b7", t)
+    t = _SUBSCRIPT_RE.sub(lambda m: m.group(1) or m.group(2), t)
+    return t.translate(_UNICODE_SUB)
+
+
+def parse_identifier(s: str) -> Identifier | None:
+    """A single terminal token as an :class:`Identifier`, or ``None`` (spaces, too long, junk).
+
+    Chemical formulas (element symbols with counts, groups, hydrates, charges) are normalised
+    to plain text (``\\mathrm{H_2O}`` -> ``H2O``, ``SO_4^{2-}`` -> ``SO4^2-``); other tokens
+    keep their case. ``kind`` is ``"word"`` for purely alphabetic tokens (hyphen or apostrophe
+    allowed), ``"identifier"`` for anything else (gene names, variable names, codes).
+    """
+    text = _as_str(s)
+    if text is None or len(text) > 4 * _MAX_IDENTIFIER_CHARS:
+        return None
+    t = _prepare_token(text)
+    if not t or len(t) > _MAX_IDENTIFIER_CHARS:
+        return None
+    flat = _flatten_subscripts(t)
+    if any(c.isspace() or unicodedata.category(c).startswith("C") for c in flat):
+        return None
+    split = _split_charge(flat)
+    if split is not None:
+        body, charge = split
+        if _formula_body_ok(body) and not _looks_like_capitalised_word(body):
+            return Identifier(body + charge, "chemical_formula")
+    if any(c.isspace() for c in t):
+        return None  # only a hydrate dot may be spaced
+    if "\\" in t or "{" in t or "}" in t:
+        return None  # leftover LaTeX: not a plain token
+    if _WORD_RE.fullmatch(t):
+        return Identifier(t, "word")
+    return Identifier(t, "identifier")
+
+
+def _plain_case(text: str) -> bool:
+    """All-lower, all-upper or capitalised (``Paris``): case carries no meaning."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return True
+    word = "".join(letters)
+    return word.islower() or word.isupper() or (word[0].isupper() and word[1:].islower())
+
+
+def identifiers_equal(a: Identifier, b: Identifier) -> bool | None:
+    """Equality of two identifiers; ``None`` when their kinds differ (or input is not an Identifier).
+
+    Chemical formulas and identifiers compare case-sensitively (``NaCl != NACL``,
+    ``Co != CO``); words compare case-insensitively when both are plainly cased
+    (all-lower, all-upper or capitalised), case-sensitively otherwise (``mRNA != MRNA``).
+    """
+    if not isinstance(a, Identifier) or not isinstance(b, Identifier):
+        return None
+    if a.kind != b.kind:
+        return None
+    if a.kind == "word" and _plain_case(a.text) and _plain_case(b.text):
+        return a.text.casefold() == b.text.casefold()
+    return a.text == b.text
