@@ -1,0 +1,253 @@
+"""Decontamination audit: evaluation sets against a construction pool.
+
+Per evaluation set, :func:`audit` finds
+
+- exact matches of the normalised (question, reference, response) triple, of (question,
+  reference), and of the question alone;
+- fuzzy question matches: character 3-gram Jaccard >= ``fuzzy_threshold``, found with an
+  inverted index and prefix filtering (exact: no pair above the threshold is missed);
+- word n-gram overlap statistics (default 5-grams): the share of evaluation questions sharing
+  any n-gram with the pool's questions, and the mean share of each question's n-grams found.
+
+Exact and fuzzy matches are *decisive*; :func:`enforce` drops the pool examples involved
+(policy ``drop``) or raises :class:`ContaminationError` (policy ``fail``). The n-gram figures
+are reported only: short common phrases are shared by unrelated questions.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from tasks.schema import Example
+
+__all__ = ["ContaminationError", "DecontamReport", "SetAudit", "audit", "enforce", "normalize_text"]
+
+_NON_ALNUM = re.compile(r"[^0-9a-z]+")
+
+
+def normalize_text(text: str) -> str:
+    """NFKC, lower case, every run of non-alphanumerics collapsed to one space."""
+    t = unicodedata.normalize("NFKC", text or "").lower()
+    return _NON_ALNUM.sub(" ", t).strip()
+
+
+class ContaminationError(RuntimeError):
+    """Raised by :func:`enforce` with policy ``fail`` when a decisive match exists."""
+
+
+@dataclass(slots=True)
+class SetAudit:
+    """The audit of one evaluation set."""
+
+    name: str
+    n_eval: int
+    exact_triple: int = 0  # evaluation examples with a pool example of the same triple
+    exact_question_reference: int = 0
+    exact_question: int = 0
+    fuzzy_question: int = 0  # matched only fuzzily (not exactly)
+    ngram_share: float = 0.0
+    ngram_mean_overlap: float = 0.0
+    matches: list[tuple[str, str, str, float]] = field(default_factory=list)  # (kind, eval_id, pool_id, score)
+
+    @property
+    def contaminated_eval(self) -> int:
+        return len({m[1] for m in self.matches})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "n_eval": self.n_eval,
+            "exact_triple": self.exact_triple,
+            "exact_question_reference": self.exact_question_reference,
+            "exact_question": self.exact_question,
+            "fuzzy_question": self.fuzzy_question,
+            "contaminated_eval": self.contaminated_eval,
+            "ngram_share": round(self.ngram_share, 4),
+            "ngram_mean_overlap": round(self.ngram_mean_overlap, 4),
+            "examples": [list(m) for m in self.matches[:10]],
+        }
+
+
+@dataclass(slots=True)
+class DecontamReport:
+    """The audit over all evaluation sets; keeps the audited pool for :func:`enforce`."""
+
+    n_pool: int
+    fuzzy_threshold: float
+    ngram: int
+    sets: dict[str, SetAudit]
+    pool: list[Example] = field(default_factory=list, repr=False)
+
+    @property
+    def decisive_pool_ids(self) -> set[str]:
+        return {m[2] for s in self.sets.values() for m in s.matches}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "n_pool": self.n_pool,
+            "fuzzy_threshold": self.fuzzy_threshold,
+            "ngram": self.ngram,
+            "contaminated_pool_examples": len(self.decisive_pool_ids),
+            "sets": {k: v.to_dict() for k, v in self.sets.items()},
+        }
+
+    def to_markdown(self) -> str:
+        head = (f"| eval set | n | exact triple | exact q+ref | exact q | fuzzy q (J>={self.fuzzy_threshold}) "
+                f"| {self.ngram}-gram share | mean {self.ngram}-gram overlap |")
+        lines = [head, "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        for s in self.sets.values():
+            lines.append(f"| {s.name} | {s.n_eval} | {s.exact_triple} | {s.exact_question_reference} | "
+                         f"{s.exact_question} | {s.fuzzy_question} | {s.ngram_share:.1%} | "
+                         f"{s.ngram_mean_overlap:.1%} |")
+        lines.append(f"\nPool: {self.n_pool} examples, {len(self.decisive_pool_ids)} with a decisive match.")
+        return "\n".join(lines)
+
+
+def _grams3(t: str) -> frozenset[str]:
+    t = f" {t} "
+    return frozenset(t[i : i + 3] for i in range(len(t) - 2)) if len(t) >= 3 else frozenset([t])
+
+
+def _word_ngrams(t: str, n: int) -> set[tuple[str, ...]]:
+    w = t.split()
+    if not w:
+        return set()
+    if len(w) < n:
+        return {tuple(w)}
+    return {tuple(w[i : i + n]) for i in range(len(w) - n + 1)}
+
+
+def _fuzzy_pairs(pool_q: list[str], eval_q: list[str], t: float) -> list[tuple[int, int, float]]:
+    """All (eval index, pool index, jaccard) with char-3-gram Jaccard >= t (prefix filtering)."""
+    pg = [_grams3(q) for q in pool_q]
+    eg = [_grams3(q) for q in eval_q]
+    freq: Counter[str] = Counter()
+    for g in pg:
+        freq.update(g)
+    for g in eg:
+        freq.update(g)
+
+    def order(gs: frozenset[str]) -> list[str]:
+        return sorted(gs, key=lambda x: (freq[x], x))
+
+    def prefix_len(n: int) -> int:
+        return n - math.ceil(t * n) + 1
+
+    index: dict[str, list[int]] = defaultdict(list)
+    for j, g in enumerate(pg):
+        for x in order(g)[: prefix_len(len(g))]:
+            index[x].append(j)
+    out = []
+    for i, g in enumerate(eg):
+        n = len(g)
+        cands: set[int] = set()
+        for x in order(g)[: prefix_len(n)]:
+            cands.update(index.get(x, ()))
+        for j in cands:
+            m = len(pg[j])
+            if m < t * n or n < t * m:
+                continue
+            inter = len(g & pg[j])
+            jac = inter / (n + m - inter)
+            if jac >= t:
+                out.append((i, j, jac))
+    return out
+
+
+def audit(
+    pool: list[Example],
+    eval_sets: dict[str, list[Example]],
+    *,
+    fuzzy_threshold: float = 0.9,
+    ngram: int = 5,
+) -> DecontamReport:
+    """Audit ``pool`` against each evaluation set (see module docstring)."""
+    if not 0.0 < fuzzy_threshold <= 1.0:
+        raise ValueError(f"fuzzy_threshold must be in (0, 1], got {fuzzy_threshold}")
+    if ngram < 1:
+        raise ValueError(f"ngram must be >= 1, got {ngram}")
+    nq = [normalize_text(e.question) for e in pool]
+    by_q: dict[str, list[int]] = defaultdict(list)
+    for k, q in enumerate(nq):
+        by_q[q].append(k)
+    by_qr: dict[tuple[str, str], list[int]] = defaultdict(list)
+    by_tri: dict[tuple[str, str, str], list[int]] = defaultdict(list)
+    for k, e in enumerate(pool):
+        r = normalize_text(e.reference)
+        by_qr[(nq[k], r)].append(k)
+        by_tri[(nq[k], r, normalize_text(e.response))].append(k)
+    uniq_pool_q = [q for q in by_q if q]
+    pool_ngrams: set[tuple[str, ...]] = set()
+    for q in uniq_pool_q:
+        pool_ngrams |= _word_ngrams(q, ngram)
+
+    sets: dict[str, SetAudit] = {}
+    for name, ev in eval_sets.items():
+        sa = SetAudit(name=name, n_eval=len(ev))
+        matched: set[tuple[str, str]] = set()
+        enq = [normalize_text(e.question) for e in ev]
+        for e, q in zip(ev, enq, strict=True):
+            r = normalize_text(e.reference)
+            tri = by_tri.get((q, r, normalize_text(e.response)), [])
+            qr = by_qr.get((q, r), [])
+            qo = by_q.get(q, []) if q else []
+            sa.exact_triple += bool(tri)
+            sa.exact_question_reference += bool(qr)
+            sa.exact_question += bool(qo)
+            for kind, ks in (("triple", tri), ("question_reference", qr), ("question", qo)):
+                for k in ks:
+                    if (e.id, pool[k].id) not in matched:
+                        matched.add((e.id, pool[k].id))
+                        sa.matches.append((kind, e.id, pool[k].id, 1.0))
+        # Fuzzy: over distinct normalised questions, then fanned out to examples.
+        uniq_eval_q = sorted({q for q in enq if q})
+        eval_by_q: dict[str, list[int]] = defaultdict(list)
+        for i, q in enumerate(enq):
+            eval_by_q[q].append(i)
+        fuzzy_eval: set[int] = set()
+        for i, j, jac in _fuzzy_pairs(uniq_pool_q, uniq_eval_q, fuzzy_threshold):
+            eq, pq = uniq_eval_q[i], uniq_pool_q[j]
+            if eq == pq:
+                continue  # already an exact question match
+            for ei in eval_by_q[eq]:
+                fuzzy_eval.add(ei)
+                for k in by_q[pq]:
+                    if (ev[ei].id, pool[k].id) not in matched:
+                        matched.add((ev[ei].id, pool[k].id))
+                        sa.matches.append(("fuzzy_question", ev[ei].id, pool[k].id, round(jac, 4)))
+        sa.fuzzy_question = len(fuzzy_eval)
+        # n-gram overlap statistics over evaluation examples.
+        hits, overlaps = 0, []
+        for q in enq:
+            grams = _word_ngrams(q, ngram)
+            if not grams:
+                overlaps.append(0.0)
+                continue
+            shared = len(grams & pool_ngrams)
+            hits += shared > 0
+            overlaps.append(shared / len(grams))
+        sa.ngram_share = hits / len(ev) if ev else 0.0
+        sa.ngram_mean_overlap = sum(overlaps) / len(overlaps) if overlaps else 0.0
+        sets[name] = sa
+    return DecontamReport(n_pool=len(pool), fuzzy_threshold=fuzzy_threshold, ngram=ngram, sets=sets, pool=pool)
+
+
+def enforce(report: DecontamReport, policy: Literal["drop", "fail", "report"] = "drop") -> list[Example]:
+    """Apply a policy to the audited pool: ``drop`` contaminated examples, ``fail`` on any
+    decisive match, or ``report`` (keep everything)."""
+    bad = report.decisive_pool_ids
+    if policy == "drop":
+        return [e for e in report.pool if e.id not in bad]
+    if policy == "fail":
+        if bad:
+            summary = ", ".join(f"{s.name}: {s.contaminated_eval}" for s in report.sets.values() if s.matches)
+            raise ContaminationError(f"{len(bad)} pool examples match evaluation items ({summary})")
+        return list(report.pool)
+    if policy == "report":
+        return list(report.pool)
+    raise ValueError(f"unknown policy {policy!r}; expected drop, fail or report")

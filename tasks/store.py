@@ -1,0 +1,294 @@
+"""The construction pipeline's DuckDB store.
+
+One embedded DuckDB file (default ``data/autoverifier.duckdb``) holds the examples and every
+round's replays, residuals, clusters, cards, validations, round figures and evaluation
+results. Reads come back as lists of dicts or polars frames.
+
+Thread-safety: a :class:`Store` owns one DuckDB connection and serialises every statement on
+it with a re-entrant lock, so one Store may be shared by threads. For parallel readers, give
+each thread its own ``Store.cursor()`` view (a DuckDB cursor on the same database) or open a
+separate Store per process (DuckDB allows one writing process per file).
+
+>>> with Store(":memory:") as st:  # doctest: +SKIP
+...     st.upsert_examples(examples)
+...     frame = st.examples_frame(split="construction")
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from tasks.schema import Example
+
+__all__ = ["DEFAULT_DB", "SCHEMA_VERSION", "Store", "StoreError"]
+
+SCHEMA_VERSION = 1
+DEFAULT_DB = Path("data") / "autoverifier.duckdb"
+
+# Column name -> DuckDB type; JSON columns are stored as JSON text and decoded on read.
+TABLES: dict[str, dict[str, str]] = {
+    "examples": {
+        "id": "VARCHAR PRIMARY KEY", "question": "VARCHAR", "reference": "VARCHAR", "response": "VARCHAR",
+        "label": "BOOLEAN", "source": "VARCHAR", "domain": "VARCHAR", "split": "VARCHAR", "meta": "JSON",
+    },
+    "replays": {
+        "round": "INTEGER", "artifact_version": "VARCHAR", "example_id": "VARCHAR", "decision": "VARCHAR",
+        "correct": "BOOLEAN", "decided_by": "VARCHAR", "reason": "VARCHAR", "fallback_called": "BOOLEAN",
+        "latency_ms": "DOUBLE",
+    },
+    "residuals": {
+        "round": "INTEGER", "example_id": "VARCHAR", "error_type": "VARCHAR", "answer_object": "VARCHAR",
+        "surface_form": "VARCHAR", "domain": "VARCHAR", "features": "JSON",
+    },
+    "clusters": {
+        "round": "INTEGER", "cluster_id": "INTEGER", "size": "INTEGER", "score": "DOUBLE",
+        "label_summary": "VARCHAR", "example_ids": "JSON",
+    },
+    "cards": {
+        "card_id": "VARCHAR PRIMARY KEY", "round": "INTEGER", "cluster_id": "INTEGER", "status": "VARCHAR",
+        "path": "VARCHAR", "drafter": "VARCHAR", "template": "VARCHAR", "params": "JSON", "stage": "VARCHAR",
+        "reason": "VARCHAR", "figures": "JSON", "created_at": "TIMESTAMP",
+    },
+    "validations": {
+        "card_id": "VARCHAR", "round": "INTEGER", "stage": "VARCHAR", "passed": "BOOLEAN", "figures": "JSON",
+    },
+    "rounds": {
+        "round": "INTEGER PRIMARY KEY", "artifact_version": "VARCHAR", "started_at": "TIMESTAMP",
+        "finished_at": "TIMESTAMP", "coverage": "DOUBLE", "direct_errors": "INTEGER",
+        "direct_precision": "DOUBLE", "accuracy": "DOUBLE", "fallback_calls": "INTEGER", "accepted": "INTEGER",
+        "rejected": "INTEGER", "figures": "JSON",
+    },
+    "eval_results": {
+        "run_id": "VARCHAR", "benchmark": "VARCHAR", "verifier": "VARCHAR", "example_id": "VARCHAR",
+        "correct_pred": "BOOLEAN", "label": "BOOLEAN", "decided_by": "VARCHAR", "fallback_called": "BOOLEAN",
+        "meta": "JSON",
+    },
+}
+_KEYS = {"examples": ("id",), "cards": ("card_id",), "rounds": ("round",)}
+_JSON_COLS = {t: {c for c, ty in cols.items() if ty == "JSON"} for t, cols in TABLES.items()}
+_DECISIONS = {"PASS", "FAIL", None}
+
+
+class StoreError(RuntimeError):
+    """A bad row or an incompatible database file."""
+
+
+def _dump(v: Any) -> str | None:
+    if v is None:
+        return None
+    return json.dumps(v, ensure_ascii=False, sort_keys=True, default=str)
+
+
+class Store:
+    """A DuckDB-backed store for the construction pipeline (a context manager)."""
+
+    def __init__(self, path: str | Path = DEFAULT_DB, *, read_only: bool = False) -> None:
+        self.path = str(path)
+        self.read_only = read_only
+        self._lock = threading.RLock()
+        self._con: duckdb.DuckDBPyConnection | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+    def connect(self) -> Store:
+        """Open the database (creating the file, folder and tables if missing)."""
+        with self._lock:
+            if self._con is not None:
+                return self
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._con = duckdb.connect(self.path, read_only=self.read_only)
+            if not self.read_only:
+                self._create_tables()
+            self._check_version()
+        return self
+
+    def close(self) -> None:
+        with self._lock:
+            if self._con is not None:
+                self._con.close()
+                self._con = None
+
+    def __enter__(self) -> Store:
+        return self.connect()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        if self._con is None:
+            self.connect()
+        assert self._con is not None
+        return self._con
+
+    def cursor(self) -> duckdb.DuckDBPyConnection:
+        """A separate DuckDB cursor on the same database, for use by one other thread."""
+        with self._lock:
+            return self.con.cursor()
+
+    def _create_tables(self) -> None:
+        con = self._con
+        assert con is not None
+        con.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER, created_at TIMESTAMP)")
+        if con.execute("SELECT count(*) FROM schema_version").fetchone()[0] == 0:
+            con.execute("INSERT INTO schema_version VALUES (?, ?)", [SCHEMA_VERSION, datetime.now(UTC)])
+        for name, cols in TABLES.items():
+            body = ", ".join(f'"{c}" {t}' for c, t in cols.items())
+            con.execute(f"CREATE TABLE IF NOT EXISTS {name} ({body})")
+
+    def _check_version(self) -> None:
+        try:
+            row = self.con.execute("SELECT max(version) FROM schema_version").fetchone()
+        except duckdb.CatalogException as exc:
+            raise StoreError(f"{self.path}: not an AutoVerifier store (no schema_version table)") from exc
+        if row is None or row[0] != SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: schema version {row and row[0]}, this code needs {SCHEMA_VERSION}")
+
+    @property
+    def schema_version(self) -> int:
+        with self._lock:
+            return int(self.con.execute("SELECT max(version) FROM schema_version").fetchone()[0])
+
+    # ------------------------------------------------------------------ generic write/read
+    def insert(self, table: str, rows: Iterable[dict[str, Any]] | pl.DataFrame, *, replace: bool = False) -> int:
+        """Insert rows (dicts or a polars frame) into ``table``; ``replace`` upserts on the key.
+
+        Unknown columns are an error; missing ones are NULL. JSON columns take any JSON-able value.
+        """
+        if table not in TABLES:
+            raise StoreError(f"unknown table {table!r}")
+        cols = list(TABLES[table])
+        if isinstance(rows, pl.DataFrame):
+            rows = rows.to_dicts()
+        data: list[list[Any]] = []
+        for i, row in enumerate(rows):
+            extra = set(row) - set(cols)
+            if extra:
+                raise StoreError(f"{table} row {i}: unknown columns {sorted(extra)}")
+            if table == "replays" and row.get("decision") not in _DECISIONS:
+                raise StoreError(f"replays row {i}: decision must be PASS, FAIL or null, got {row.get('decision')!r}")
+            data.append([_dump(row.get(c)) if c in _JSON_COLS[table] else row.get(c) for c in cols])
+        if not data:
+            return 0
+        verb = "INSERT OR REPLACE" if replace and table in _KEYS else "INSERT"
+        placeholders = ", ".join("?" for _ in cols)
+        names = ", ".join(f'"{c}"' for c in cols)
+        with self._lock:
+            self.con.executemany(f"{verb} INTO {table} ({names}) VALUES ({placeholders})", data)
+        return len(data)
+
+    def frame(self, table: str, where: str = "", params: Sequence[Any] = ()) -> pl.DataFrame:
+        """A polars frame of ``table`` (JSON columns left as text), optionally filtered."""
+        if table not in TABLES:
+            raise StoreError(f"unknown table {table!r}")
+        sql = f"SELECT * FROM {table}" + (f" WHERE {where}" if where else "")
+        with self._lock:
+            return self.con.execute(sql, list(params)).pl()
+
+    def rows(self, table: str, where: str = "", params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        """Rows of ``table`` as dicts, JSON columns decoded."""
+        out = self.frame(table, where, params).to_dicts()
+        for r in out:
+            for c in _JSON_COLS[table]:
+                if isinstance(r.get(c), str):
+                    r[c] = json.loads(r[c])
+        return out
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> pl.DataFrame:
+        """Run read-only SQL and return a polars frame."""
+        with self._lock:
+            return self.con.execute(sql, list(params)).pl()
+
+    def count(self, table: str) -> int:
+        if table not in TABLES:
+            raise StoreError(f"unknown table {table!r}")
+        with self._lock:
+            return int(self.con.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+
+    # ------------------------------------------------------------------ examples
+    def upsert_examples(self, examples: Iterable[Example]) -> int:
+        """Insert or replace examples by id."""
+        return self.insert("examples", (e.to_dict() for e in examples), replace=True)
+
+    def examples_frame(self, split: str | None = None, source: str | None = None) -> pl.DataFrame:
+        """Examples as a polars frame, optionally filtered by split and source."""
+        conds, params = [], []
+        for col, val in (("split", split), ("source", source)):
+            if val is not None:
+                conds.append(f'"{col}" = ?')
+                params.append(val)
+        return self.frame("examples", " AND ".join(conds), params)
+
+    def get_examples(self, split: str | None = None, source: str | None = None,
+                     ids: Sequence[str] | None = None) -> list[Example]:
+        """Examples as :class:`Example` objects (meta decoded)."""
+        df = self.examples_frame(split, source)
+        if ids is not None:
+            df = df.filter(pl.col("id").is_in(list(ids)))
+        return [
+            Example(**{**r, "meta": json.loads(r["meta"]) if r["meta"] else {}})
+            for r in df.sort("id").to_dicts()
+        ]
+
+    # ------------------------------------------------------------------ per-round tables
+    def add_replays(self, rows: Iterable[dict[str, Any]] | pl.DataFrame) -> int:
+        return self.insert("replays", rows)
+
+    def replays(self, round: int | None = None) -> pl.DataFrame:
+        return self.frame("replays", "round = ?" if round is not None else "", [round] if round is not None else [])
+
+    def add_residuals(self, rows: Iterable[dict[str, Any]] | pl.DataFrame) -> int:
+        return self.insert("residuals", rows)
+
+    def residuals(self, round: int | None = None) -> list[dict[str, Any]]:
+        return self.rows("residuals", "round = ?" if round is not None else "", [round] if round is not None else [])
+
+    def add_clusters(self, rows: Iterable[dict[str, Any]] | pl.DataFrame) -> int:
+        return self.insert("clusters", rows)
+
+    def clusters(self, round: int | None = None) -> list[dict[str, Any]]:
+        return self.rows("clusters", "round = ?" if round is not None else "", [round] if round is not None else [])
+
+    def upsert_cards(self, rows: Iterable[dict[str, Any]]) -> int:
+        stamped = []
+        for r in rows:
+            r = dict(r)
+            r.setdefault("created_at", datetime.now(UTC))
+            stamped.append(r)
+        return self.insert("cards", stamped, replace=True)
+
+    def cards(self, round: int | None = None, status: str | None = None) -> list[dict[str, Any]]:
+        conds, params = [], []
+        if round is not None:
+            conds.append("round = ?")
+            params.append(round)
+        if status is not None:
+            conds.append("status = ?")
+            params.append(status)
+        return self.rows("cards", " AND ".join(conds), params)
+
+    def add_validations(self, rows: Iterable[dict[str, Any]]) -> int:
+        return self.insert("validations", rows)
+
+    def validations(self, card_id: str | None = None) -> list[dict[str, Any]]:
+        return self.rows("validations", "card_id = ?" if card_id else "", [card_id] if card_id else [])
+
+    def upsert_round(self, row: dict[str, Any]) -> int:
+        return self.insert("rounds", [row], replace=True)
+
+    def rounds(self) -> list[dict[str, Any]]:
+        return sorted(self.rows("rounds"), key=lambda r: r["round"])
+
+    def add_eval_results(self, rows: Iterable[dict[str, Any]] | pl.DataFrame) -> int:
+        return self.insert("eval_results", rows)
+
+    def eval_results(self, run_id: str | None = None) -> pl.DataFrame:
+        return self.frame("eval_results", "run_id = ?" if run_id else "", [run_id] if run_id else [])
