@@ -1,0 +1,205 @@
+"""Multiple choice: option lists in questions, chosen letters in answers.
+
+>>> parse_options("Which is a prime? (A) 4 (B) 7 (C) 9")
+{'A': '4', 'B': '7', 'C': '9'}
+>>> parse_choice("the answer is (b)")
+'B'
+>>> choice_matches("7", "B", {"A": "4", "B": "7"})
+True
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from verifier_runtime.limits import MAX_ANSWER_CHARS, MAX_QUESTION_CHARS, check_deadline
+from verifier_runtime.toolkit.extract import clean_answer
+from verifier_runtime.toolkit.text import _as_str, normalize_text
+
+LETTERS = "ABCDEFGHIJ"
+_MIN_OPTIONS = 2
+
+# Marker layouts. Each regex captures the letter in group "L".
+# (A) foo (B) bar   /   (a) foo (b) bar   /   [A] foo
+_PAREN_RE = re.compile(r"(?<![\w(])[(\[](?P<L>[A-Ja-j])[)\]](?!\w)")
+# A. foo / A) foo / A: foo / **A.** foo at the start of a line
+_LINE_RE = re.compile(r"^[ \t>*-]*(?:\*\*)?(?P<L>[A-J])(?:\*\*)?[ \t]*[.):：](?:\*\*)?(?=[ \t]|$)", re.MULTILINE)
+# a) foo at the start of a line (lowercase needs the closing parenthesis)
+_LINE_LOWER_RE = re.compile(r"^[ \t]*(?P<L>[a-j])\)(?=[ \t])", re.MULTILINE)
+# Options: A: foo, B: bar  (inline, after an "options"/"choices" keyword)
+_INLINE_RE = re.compile(r"(?:(?<=[\s,;:])|^)(?P<L>[A-J])[ \t]*[.):：](?=[ \t])")
+_KEYWORD_RE = re.compile(r"\b(?:answer\s+choices|options|choices)\b\s*[:：]?", re.IGNORECASE)
+_TRAILING_JOINER_RE = re.compile(r"(?:[\s,;]+(?:or|and))?[\s,;]*$", re.IGNORECASE)
+
+
+def _chain(markers: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """The longest A, B, C, ... run (by position) among ``(letter_index, start, end)`` markers.
+
+    From each ``A`` the run takes the first marker of the next letter after the previous one;
+    ties go to the run that starts latest (option lists sit near the end of a question).
+    """
+    starts: dict[int, list[int]] = {}
+    picks: dict[int, list[tuple[int, int, int]]] = {}
+    for mk in markers:
+        starts.setdefault(mk[0], []).append(mk[1])
+        picks.setdefault(mk[0], []).append(mk)
+    best: list[tuple[int, int, int]] = []
+    for first in picks.get(0, []):
+        check_deadline()
+        run = [first]
+        pos = first[2]
+        for letter in range(1, len(LETTERS)):
+            if letter not in starts:
+                break
+            k = bisect.bisect_left(starts[letter], pos)
+            if k >= len(starts[letter]):
+                break
+            run.append(picks[letter][k])
+            pos = run[-1][2]
+        if len(run) >= len(best):
+            best = run
+    return best if len(best) >= _MIN_OPTIONS else []
+
+
+def _option_texts(text: str, run: list[tuple[int, int, int]]) -> dict[str, str]:
+    """Text between consecutive markers; the last option runs to the end of its line."""
+    out: dict[str, str] = {}
+    for i, (letter, _start, end) in enumerate(run):
+        if i + 1 < len(run):
+            chunk = text[end : run[i + 1][1]]
+        else:
+            nl = text.find("\n", end)
+            chunk = text[end:] if nl < 0 else text[end:nl]
+        chunk = _TRAILING_JOINER_RE.sub("", chunk.strip()).strip()
+        out[LETTERS[letter]] = chunk.strip("*").strip()
+    return out
+
+
+def _markers(regex: re.Pattern[str], text: str, base: int = 0) -> list[tuple[int, int, int]]:
+    out = []
+    for m in regex.finditer(text):
+        out.append((LETTERS.index(m.group("L").upper()), base + m.start(), base + m.end()))
+        if len(out) % 1024 == 0:
+            check_deadline()
+    return out
+
+
+def parse_options(question: str) -> dict[str, str]:
+    """Option letter -> option text, or ``{}`` when the question lists no options.
+
+    Layouts: ``(A) foo (B) bar``, ``A. foo`` / ``A) foo`` / ``A: foo`` on their own lines,
+    ``a) foo`` lines, and ``Options: A: foo, B: bar`` / ``Answer Choices: (a) ...`` inline.
+    Only a run of consecutive letters starting at ``A`` (at least two, at most ``J``) counts.
+    """
+    text = _as_str(question)
+    if not text:
+        return {}
+    if len(text) > MAX_QUESTION_CHARS:
+        text = text[-MAX_QUESTION_CHARS:]
+    best: tuple[int, int, dict[str, str]] = (0, -1, {})
+    layouts: list[list[tuple[int, int, int]]] = [_markers(_LINE_RE, text), _markers(_LINE_LOWER_RE, text)]
+    paren = _markers(_PAREN_RE, text)
+    # one case per run: (A)(B) and (a)(b) are different lists
+    upper = [m for m in paren if text[m[1] + 1].isupper()]
+    lower = [m for m in paren if text[m[1] + 1].islower()]
+    layouts += [upper, lower]
+    keywords = list(_KEYWORD_RE.finditer(text))
+    if keywords:
+        kw = keywords[-1]  # the last "Options:" / "Answer choices:" heads the list
+        layouts.append(_markers(_INLINE_RE, text[kw.end() :], kw.end()))
+    for markers in layouts:
+        run = _chain(markers)
+        if not run:
+            continue
+        options = _option_texts(text, run)
+        if sum(1 for v in options.values() if v) < _MIN_OPTIONS:
+            continue
+        key = (len(run), run[0][1])
+        if key > best[:2]:
+            best = (key[0], key[1], options)
+    return best[2]
+
+
+# ---------------------------------------------------------------- chosen letter
+_BARE_LETTER_RE = re.compile(r"^(?:option|choice)?\s*[(\[]?\s*([A-Ja-j])\s*[)\]]?\s*[.:)]?$", re.IGNORECASE)
+_LETTER_THEN_TEXT_RE = re.compile(r"^(?:[(\[]([A-Ja-j])[)\]]|([A-J])\s*[.:)：])\s+(\S.*)$", re.DOTALL)
+_MENTION_RES = (
+    re.compile(
+        r"\b(?:option|choice|answer(?:\s+is)?|answer\s*[:：]|correct\s+(?:one|option|choice)\s+is)"
+        r"\s*[:：]?\s*(?:\*\*)?\s*[(\[]?([A-Ja-j])[)\]]?(?![\w(])",
+        re.IGNORECASE,
+    ),
+    re.compile(r"(?<![\w(])\(([A-J])\)(?!\w)"),
+    re.compile(r"\b([A-J])\b\s+is\s+(?:the\s+)?(?:correct|right)\b"),
+)
+
+
+def _mentions(s: str) -> set[str]:
+    """Letters mentioned as answers: "option B", "(C)", "D is correct"."""
+    return {g.upper() for rx in _MENTION_RES for g in rx.findall(s)}
+
+
+def _letter_for_text(answer: str, options: dict[str, str]) -> str | None:
+    """The one option letter whose normalised text equals the answer's."""
+    norm = normalize_text(answer)
+    if not norm:
+        return None
+    hits = [k for k, v in options.items() if isinstance(v, str) and normalize_text(v) == norm]
+    return hits[0].upper() if len(hits) == 1 else None
+
+
+def parse_choice(answer: str, options: dict[str, str] | None = None) -> str | None:
+    """The letter chosen by ``answer`` ("B", "(B)", "Option B", "the answer is (b)", "B: 42"), or ``None``.
+
+    With ``options``, an answer equal (after :func:`normalize_text`) to exactly one option's
+    text gives that letter, a letter outside the options gives ``None``, and "B: 42" where
+    "42" is another option's text is ambiguous (``None``). Two different letters mentioned
+    as answers ("A or B", "(A) ... (C)") give ``None``.
+    """
+    raw = _as_str(answer)
+    if raw is None or len(raw) > MAX_ANSWER_CHARS:
+        return None
+    opts = options if isinstance(options, dict) and options else None
+    valid = {k.upper() for k in opts} if opts else set(LETTERS)
+    s = clean_answer(raw)
+    if not s:
+        return None
+    letter: str | None = None
+    m = _BARE_LETTER_RE.match(s)
+    if m:
+        letter = m.group(1).upper()
+    else:
+        m = _LETTER_THEN_TEXT_RE.match(s)
+        if m:
+            letter = (m.group(1) or m.group(2)).upper()
+            rest = clean_answer(m.group(3))
+            if _mentions(rest) - {letter}:
+                return None  # "(A) or (C)": two letters offered
+            if opts:
+                other = _letter_for_text(rest, opts)
+                if other is not None and other != letter:
+                    return None  # the letter and the text point at different options
+    if letter is None and opts:
+        letter = _letter_for_text(s, opts)
+    if letter is None:
+        mentioned = _mentions(s)
+        if len(mentioned) == 1:
+            letter = mentioned.pop()
+    return letter if letter in valid else None
+
+
+def choice_matches(answer: str, reference: str, options: dict[str, str]) -> bool | None:
+    """True/False when both ``answer`` and ``reference`` resolve to a letter, else ``None``.
+
+    The reference may be a letter or one option's text.
+    """
+    if not isinstance(options, dict) or not options:
+        return None
+    ref = parse_choice(reference, options)
+    if ref is None:
+        return None
+    got = parse_choice(answer, options)
+    if got is None:
+        return None
+    return got == ref
