@@ -20,6 +20,7 @@ import math
 import re
 import unicodedata
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -160,13 +161,14 @@ def _fuzzy_pairs(pool_q: list[str], eval_q: list[str], t: float) -> list[tuple[i
 
 
 def audit(
-    pool: list[Example],
+    pool: Iterable[Example],
     eval_sets: dict[str, list[Example]],
     *,
     fuzzy_threshold: float = 0.9,
     ngram: int = 5,
 ) -> DecontamReport:
-    """Audit ``pool`` against each evaluation set (see module docstring)."""
+    """Audit ``pool`` (a list of examples, or a pool result) against each evaluation set."""
+    pool = list(getattr(pool, "examples", pool))
     if not 0.0 < fuzzy_threshold <= 1.0:
         raise ValueError(f"fuzzy_threshold must be in (0, 1], got {fuzzy_threshold}")
     if ngram < 1:

@@ -17,6 +17,7 @@ import hashlib
 import random
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,9 @@ class PoolConfig:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> PoolConfig:
+        """From a mapping (the ``pool:`` section of a YAML file, or the whole file)."""
+        if set(d) == {"pool"} and isinstance(d["pool"], dict):
+            d = d["pool"]
         known = {"sources", "target_size", "seed", "split", "diagnostics", "eval_sets", "decontamination", "name"}
         unknown = set(d) - known
         if unknown:
@@ -102,7 +106,7 @@ class PoolConfig:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
         if not isinstance(data, dict):
             raise ValueError(f"{path}: a pool config must be a mapping")
-        return cls.from_dict(data.get("pool", data))
+        return cls.from_dict(data)
 
 
 @dataclass(slots=True)
@@ -112,6 +116,12 @@ class PoolResult:
 
     def split(self, name: str) -> list[Example]:
         return [e for e in self.examples if e.split == name]
+
+    def __len__(self) -> int:
+        return len(self.examples)
+
+    def __iter__(self) -> Iterator[Example]:
+        return iter(self.examples)
 
 
 def _check_fractions(fr: dict[str, float]) -> None:
@@ -229,9 +239,16 @@ def _summary(examples: list[Example]) -> dict[str, Any]:
     }
 
 
-def build_pool(config: PoolConfig | str | Path, store: Any | None = None) -> PoolResult:
-    """Build the construction pool (see module docstring); writes it to ``store`` if given."""
-    cfg = config if isinstance(config, PoolConfig) else PoolConfig.from_yaml(config)
+def build_pool(config: PoolConfig | dict[str, Any] | str | Path, store: Any | None = None) -> PoolResult:
+    """Build the construction pool (see module docstring); writes it to ``store`` if given.
+
+    ``config`` is a :class:`PoolConfig`, a mapping, or the path of a YAML file."""
+    if isinstance(config, PoolConfig):
+        cfg = config
+    elif isinstance(config, dict):
+        cfg = PoolConfig.from_dict(config)
+    else:
+        cfg = PoolConfig.from_yaml(config)
     t0 = time.perf_counter()
     rng = random.Random(cfg.seed)
     report: dict[str, Any] = {"seed": cfg.seed, "target_size": cfg.target_size, "loads": [], "missing_sources": []}
