@@ -108,6 +108,32 @@ class Triple:
 
         return self._get("parsed_ref", lambda: parse_answer(self.ref) if self.ref else None)
 
+    @property
+    def number_answer(self):
+        """The response's final answer as a :class:`~verifier_runtime.toolkit.numbers.Number` (or None)."""
+        from verifier_runtime.toolkit.numbers import parse_number
+
+        return self._get("number_answer", lambda: parse_number(self.answer) if self.answer else None)
+
+    @property
+    def number_ref(self):
+        from verifier_runtime.toolkit.numbers import parse_number
+
+        return self._get("number_ref", lambda: parse_number(self.ref) if self.ref else None)
+
+    @property
+    def quantity_answer(self):
+        """The response's final answer as a :class:`~verifier_runtime.toolkit.units.Quantity` (or None)."""
+        from verifier_runtime.toolkit.units import parse_quantity
+
+        return self._get("quantity_answer", lambda: parse_quantity(self.answer) if self.answer else None)
+
+    @property
+    def quantity_ref(self):
+        from verifier_runtime.toolkit.units import parse_quantity
+
+        return self._get("quantity_ref", lambda: parse_quantity(self.ref) if self.ref else None)
+
     def view(self, name: str, compute):
         """A custom cached view: ``x.view("key", lambda: ...)`` for module-specific parsing."""
         return self._get("custom:" + name, compute)

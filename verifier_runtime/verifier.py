@@ -9,9 +9,21 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from verifier_runtime.artifact import Artifact, ArtifactError, empty_release_manifest, load_artifact, newest_release
+from verifier_runtime.artifact import (
+    Artifact,
+    ArtifactError,
+    empty_release_manifest,
+    load_artifact,
+    newest_release,
+)
 from verifier_runtime.fallback.base import Fallback
-from verifier_runtime.limits import DEFAULT_CALL_BUDGET_S, DEFAULT_MODULE_BUDGET_S, BudgetExceeded, budget, remaining
+from verifier_runtime.limits import (
+    DEFAULT_CALL_BUDGET_S,
+    DEFAULT_MODULE_BUDGET_S,
+    BudgetExceeded,
+    budget,
+    remaining,
+)
 from verifier_runtime.triple import Triple
 from verifier_runtime.types import ABSTAIN, Decision, FallbackResult, Verdict
 
@@ -47,6 +59,27 @@ def _load_modules(artifact: Artifact, exclude_groups: frozenset[str]) -> tuple[L
         info = ModuleInfo(entry.id, entry.group, entry.priority, entry.card_id, entry.description)
         out.append(LoadedModule(info, ns.decide))
     return tuple(out)
+
+
+def run_decide(decide: Any, x: Triple, budget_s: float, *, strict: bool = False, module_id: str = "") -> Decision:
+    """Run one module's ``decide`` under its time budget; errors and overruns become abstentions."""
+    try:
+        with budget(budget_s):
+            d = decide(x)
+    except BudgetExceeded:
+        if strict:
+            raise
+        left = remaining()
+        return Decision(ABSTAIN, "budget_exhausted" if left is not None and left <= 0 else "module_timeout")
+    except Exception as e:
+        if strict:
+            raise
+        return Decision(ABSTAIN, f"module_error:{type(e).__name__}")
+    if not isinstance(d, Decision) or d.label not in ("PASS", "FAIL", "ABSTAIN"):
+        if strict:
+            raise TypeError(f"module {module_id} returned {d!r}, not a Decision")
+        return Decision(ABSTAIN, "module_bad_return")
+    return d
 
 
 class Verifier:
@@ -87,29 +120,17 @@ class Verifier:
     def modules(self) -> tuple[ModuleInfo, ...]:
         return tuple(m.info for m in self._modules)
 
+    def module_callables(self) -> list[tuple[ModuleInfo, Any]]:
+        """``(info, decide)`` for each loaded module in priority order (for replay analysis)."""
+        return [(m.info, m.decide) for m in self._modules]
+
     @property
     def fallback_name(self) -> str:
         return "none" if self.fallback is None else self.fallback.name
 
     # --- the cascade ------------------------------------------------------------------
     def _run_module(self, mod: LoadedModule, x: Triple) -> Decision:
-        try:
-            with budget(self.module_budget_s):
-                d = mod.decide(x)
-        except BudgetExceeded:
-            if self.strict:
-                raise
-            left = remaining()
-            return Decision(ABSTAIN, "budget_exhausted" if left is not None and left <= 0 else "module_timeout")
-        except Exception as e:
-            if self.strict:
-                raise
-            return Decision(ABSTAIN, f"module_error:{type(e).__name__}")
-        if not isinstance(d, Decision) or d.label not in ("PASS", "FAIL", "ABSTAIN"):
-            if self.strict:
-                raise TypeError(f"module {mod.info.id} returned {d!r}, not a Decision")
-            return Decision(ABSTAIN, "module_bad_return")
-        return d
+        return run_decide(mod.decide, x, self.module_budget_s, strict=self.strict, module_id=mod.info.id)
 
     def _cascade(self, x: Triple, *, first_only: bool = True) -> tuple[LoadedModule | None, Decision | None, list]:
         trace: list[tuple[str, str, str]] = []

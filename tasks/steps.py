@@ -1,0 +1,571 @@
+"""The construction round's steps as small typed Prefect tasks over the pure functions.
+
+Tasks pass small values (a round key, chunk indices, counts); the round's in-memory state
+(the pool's triples with their cached parses, module decisions, fallback verdicts) lives in
+a process-local registry keyed by the round key, so thread-mapped tasks share it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import yaml
+from prefect import get_run_logger, task
+from prefect.artifacts import create_markdown_artifact, create_table_artifact
+from prefect.cache_policies import NO_CACHE
+
+from tasks.construct import (
+    GROUP_BASE,
+    Draft,
+    OfflineDrafter,
+    PoolState,
+    RoundConfig,
+    Validation,
+    card_record,
+    cascade,
+    chunk_indices,
+    coverage_groups,
+    existing_modules,
+    find_residuals,
+    freeze_release,
+    next_version,
+    pick_cases,
+    render_module,
+    replay_chunk,
+    round_figures,
+    validate_draft,
+)
+from tasks.schema import Example
+from verifier_runtime.artifact import (
+    Artifact,
+    ModuleEntry,
+    empty_release_manifest,
+    load_artifact,
+    newest_release,
+)
+from verifier_runtime.fallback import make_fallback
+from verifier_runtime.verifier import Verifier
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+# --------------------------------------------------------------------------------------
+# Configuration
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class ConstructConfig:
+    """A construction run (``configs/demo.yaml``). Relative paths are relative to the repo."""
+
+    name: str = "demo"
+    db: str = "data/autoverifier.duckdb"
+    rulebank: str = "rulebank"
+    start_from: str = "newest"  # newest | empty | <path to a release>
+    fallback: str = "offline"
+    fallback_config: dict[str, Any] = field(default_factory=dict)
+    rounds: int = 3
+    pool: str = "configs/pool.yaml"
+    chunk_size: int = 500
+    llm_drafter: dict[str, Any] | None = None
+    construction: RoundConfig = field(default_factory=RoundConfig)
+
+    @classmethod
+    def from_yaml(cls, path: str | os.PathLike[str]) -> ConstructConfig:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+        if not isinstance(data, dict):
+            raise ValueError(f"{path}: a construction config must be a mapping")
+        data = dict(data)
+        rc = RoundConfig.from_dict(data.pop("construction", None))
+        known = set(cls.__dataclass_fields__) - {"construction"}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"{path}: unknown keys {sorted(unknown)}")
+        return cls(construction=rc, **data)
+
+    def path(self, p: str) -> Path:
+        q = Path(p).expanduser()
+        return q if q.is_absolute() else REPO / q
+
+
+# --------------------------------------------------------------------------------------
+# Round context registry
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class RoundContext:
+    key: str
+    cfg: ConstructConfig
+    round_no: int
+    base: Artifact
+    verifier: Verifier
+    state: PoolState
+    store: Any
+    store_lock: threading.Lock = field(default_factory=threading.Lock)
+    preds: list[bool] = field(default_factory=list)
+    by: list[str] = field(default_factory=list)
+    residuals: list[dict] = field(default_factory=list)
+    clusters: list[dict] = field(default_factory=list)
+    drafts: list[tuple[Draft, dict]] = field(default_factory=list)
+    audits: dict[str, dict] = field(default_factory=dict)
+    accepted: list[dict] = field(default_factory=list)
+    rejected: list[dict] = field(default_factory=list)
+    figures: dict[str, Any] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    release: str | None = None
+    pool_report: dict[str, Any] = field(default_factory=dict)
+
+
+_CONTEXTS: dict[str, RoundContext] = {}
+_POOLS: dict[str, tuple[list[Example], dict]] = {}
+_FALLBACK_CACHE: dict[str, dict[int, bool]] = {}
+
+
+def ctx_of(key: str) -> RoundContext:
+    return _CONTEXTS[key]
+
+
+def _timed(ctx: RoundContext, name: str, t0: float) -> None:
+    ctx.timings[name] = round(ctx.timings.get(name, 0.0) + time.perf_counter() - t0, 3)
+
+
+def load_pool_examples(cfg: ConstructConfig, store: Any) -> tuple[list[Example], dict]:
+    """The construction split of the configured pool (built once per process and config)."""
+    from tasks.pool import build_pool
+
+    key = str(cfg.path(cfg.pool))
+    if key not in _POOLS:
+        res = build_pool(cfg.path(cfg.pool), store=store)
+        _POOLS[key] = (res.split("construction") or res.examples, res.report)
+    return _POOLS[key]
+
+
+def base_artifact(cfg: ConstructConfig) -> Artifact:
+    rb = cfg.path(cfg.rulebank)
+    newest = newest_release(rb)
+    if newest is not None:  # continue from this run's own rule bank
+        return load_artifact(newest)
+    if cfg.start_from == "empty":
+        return empty_release_manifest()
+    if cfg.start_from == "newest":
+        shipped = newest_release()
+        return load_artifact(shipped) if shipped is not None else empty_release_manifest()
+    return load_artifact(cfg.path(cfg.start_from))
+
+
+# --------------------------------------------------------------------------------------
+# Tasks
+# --------------------------------------------------------------------------------------
+
+
+@task(name="prepare-round", cache_policy=NO_CACHE)
+def prepare_round(config_path: str, round_no: int | None = None) -> str:
+    """Load the config, the pool and the current release; returns the round key."""
+    from tasks.store import Store
+
+    t0 = time.perf_counter()
+    cfg = ConstructConfig.from_yaml(config_path)
+    db = cfg.path(cfg.db)
+    db.parent.mkdir(parents=True, exist_ok=True)
+    store = Store(db).connect()
+    examples, report = load_pool_examples(cfg, store)
+    base = base_artifact(cfg)
+    rn = round_no if round_no is not None else int(base.manifest.get("provenance", {}).get("round", 0)) + 1
+    fallback = make_fallback(cfg.fallback, template=base.template, config=cfg.fallback_config)
+    verifier = Verifier(base, fallback, module_budget_s=cfg.construction.module_budget_s)
+    state = PoolState(examples, fallback, guidance=base.guidance)
+    fb_key = f"{state.pool_hash()}:{cfg.fallback}:{hash(base.guidance)}"
+    state._fallback = _FALLBACK_CACHE.setdefault(fb_key, {})
+    key = f"{cfg.name}:{rn}:{time.time_ns()}"
+    ctx = RoundContext(key, cfg, rn, base, verifier, state, store, pool_report=report)
+    _CONTEXTS[key] = ctx
+    _timed(ctx, "prepare", t0)
+    get_run_logger().info("round %s: %d pool examples, base release %s with %d modules",
+                          rn, len(examples), base.version, len(verifier.modules))
+    return key
+
+
+@task(name="replay-chunk", cache_policy=NO_CACHE)
+def replay_task(key: str, indices: list[int]) -> int:
+    """Replay the current release on one chunk of the pool and store every decision."""
+    ctx = ctx_of(key)
+    t0 = time.perf_counter()
+    records = replay_chunk(ctx.verifier, ctx.state, indices)
+    rows = [{"round": ctx.round_no, "artifact_version": ctx.base.version, "example_id": r.example_id,
+             "decision": None if r.predicted is None else ("PASS" if r.predicted else "FAIL"),
+             "correct": r.correct, "decided_by": r.decided_by, "reason": r.reason,
+             "fallback_called": r.fallback_called, "latency_ms": r.latency_ms} for r in records]
+    with ctx.store_lock:
+        ctx.store.add_replays(rows)
+    _timed(ctx, "replay", t0)
+    return len(rows)
+
+
+@task(name="residuals", cache_policy=NO_CACHE)
+def residuals_task(key: str) -> int:
+    """Collect the wrong decisions (direct and fallback) with their features."""
+    ctx = ctx_of(key)
+    t0 = time.perf_counter()
+    order = [m.id for m in ctx.verifier.modules]
+    ctx.preds, ctx.by = cascade(order, ctx.state.decisions, ctx.state)
+    ctx.figures["before"] = round_figures(ctx.preds, ctx.by, ctx.state.labels)
+    ctx.residuals = find_residuals(ctx.state, ctx.preds, ctx.by)
+    rows = [{"round": ctx.round_no, "example_id": r["example_id"], "error_type": r["error_type"],
+             "answer_object": r["answer_object"], "surface_form": r["surface_form"], "domain": r["domain"],
+             "features": {k: r[k] for k in ("cues", "text", "decided_by", "label", "predicted")}}
+            for r in ctx.residuals]
+    with ctx.store_lock:
+        ctx.store.add_residuals(rows)
+    _timed(ctx, "residuals", t0)
+    return len(rows)
+
+
+@task(name="cluster", cache_policy=NO_CACHE)
+def cluster_task(key: str) -> int:
+    """Cluster the residuals (embeddings, UMAP, HDBSCAN) and add coverage groups; rank them."""
+    from tasks.cluster import cluster_residuals
+    from tasks.embed import make_embedder
+
+    ctx = ctx_of(key)
+    t0 = time.perf_counter()
+    rc = ctx.cfg.construction
+    result = cluster_residuals(ctx.residuals, embedder=make_embedder(rc.embedder),
+                               min_cluster_size=rc.min_cluster_size, seed=rc.seed)
+    index_of = {r["example_id"]: r["index"] for r in ctx.residuals}
+    clusters = []
+    for c in result.clusters[: rc.max_clusters]:
+        clusters.append({"cluster_id": c.cluster_id, "indices": [index_of[e] for e in c.example_ids],
+                         "size": c.size, "score": c.score, "kind": "residual", "method": c.method,
+                         "key_summary": c.key_summary})
+    clusters += coverage_groups(ctx.state, ctx.preds, ctx.by, top=rc.coverage_groups, min_size=rc.min_support)
+    ctx.clusters = clusters
+    with ctx.store_lock:
+        ctx.store.add_clusters([{"round": ctx.round_no, "cluster_id": c["cluster_id"], "size": c["size"],
+                                 "score": float(c.get("score") or c["size"]),
+                                 "label_summary": json.dumps(c["key_summary"], default=str, sort_keys=True),
+                                 "example_ids": [ctx.state.examples[i].id for i in c["indices"]]}
+                                for c in clusters])
+    _timed(ctx, "cluster", t0)
+    return len(clusters)
+
+
+def _counterexamples(ctx: RoundContext, cluster: dict) -> list[int]:
+    """Near neighbours of the cluster with the opposite label, plus same-form opposite-label examples."""
+    from tasks.cluster import nearest_neighbours
+    from tasks.embed import make_embedder
+    from tasks.features import residual_features
+
+    idx = cluster["indices"]
+    labels = ctx.state.labels
+    majority = sum(labels[i] for i in idx) * 2 >= len(idx)
+    opposite = [i for i in range(len(ctx.state)) if labels[i] != majority]
+    if not opposite:
+        return []
+    # Same answer object as the cluster: the closest boundary cases.
+    objs = {residual_features(ctx.state.triples[i], decided_by="", predicted=None, label=labels[i],
+                              domain="")["answer_object"] for i in idx[:20]}
+    same_obj = [i for i in opposite if ctx.state.triples[i].ref is not None
+                and residual_features(ctx.state.triples[i], decided_by="", predicted=None, label=labels[i],
+                                      domain="")["answer_object"] in objs]
+    k = ctx.cfg.construction.counterexamples_k
+    texts = lambda ids: [f"{ctx.state.triples[i].ref} || {ctx.state.triples[i].answer}" for i in ids]  # noqa: E731
+    try:
+        nn = nearest_neighbours([str(i) for i in idx], {"ids": [str(i) for i in idx], "texts": texts(idx)},
+                                {"ids": [str(i) for i in opposite], "texts": texts(opposite)}, k,
+                                make_embedder(ctx.cfg.construction.embedder))
+        near = [int(i) for i in nn]
+    except Exception:
+        near = []
+    return sorted(set(near) | set(same_obj))
+
+
+@task(name="draft", cache_policy=NO_CACHE)
+def draft_task(key: str) -> int:
+    """Draft rule cards for the top clusters (offline templates; an LLM drafter when configured)."""
+    ctx = ctx_of(key)
+    t0 = time.perf_counter()
+    drafters: list[Any] = [OfflineDrafter()]
+    if ctx.cfg.llm_drafter:
+        from tasks.llm_draft import LLMDrafter
+
+        drafters.append(LLMDrafter.from_config(ctx.cfg.llm_drafter))
+    prefix = f"r{ctx.round_no:02d}"
+    for cluster in ctx.clusters:
+        counter = _counterexamples(ctx, cluster)
+        cluster["counterexamples"] = counter
+        found = False
+        for d in drafters:
+            for draft in d.draft(cluster, counter, ctx.state, ctx.cfg.construction, prefix):
+                ctx.drafts.append((draft, cluster))
+                found = True
+        if not found:
+            ctx.rejected.append(card_record(
+                Draft(f"{prefix}-{cluster['cluster_id']}-none", cluster["cluster_id"], cluster.get("kind", "residual"),
+                      "guidance", "offline-templates", None, {}),
+                None, round_no=ctx.round_no, status="rejected", stage="draft",
+                reason="no template instance covers the cluster without counterexample errors; "
+                       "a guidance card needs an LLM drafter and an LLM fallback to validate it",
+                cluster=cluster))
+    _timed(ctx, "draft", t0)
+    return len(ctx.drafts)
+
+
+def _module_cases(ctx: RoundContext, dec: list[str], cluster: dict) -> tuple[list[dict], list[dict]]:
+    n = ctx.cfg.construction.cases_per_module
+    support = pick_cases(ctx.state, dec, cluster["indices"], n=n, want_fired=True)
+    counter = pick_cases(ctx.state, dec, cluster.get("counterexamples", []), n=n, want_fired=False)
+    return support, counter
+
+
+@task(name="audit-validate-promote", cache_policy=NO_CACHE)
+def validate_task(key: str) -> int:
+    """Audit each draft's code in the sandbox, validate it in four stages, promote the survivors."""
+    from tasks.audit import audit_module
+
+    ctx = ctx_of(key)
+    t0 = time.perf_counter()
+    rc = ctx.cfg.construction
+    modules, templates, cards = existing_modules(ctx.base)
+    order = [m.id for m in ctx.verifier.modules]
+    preds, by = list(ctx.preds), list(ctx.by)
+    accepted_keys: set[str] = set()
+    seq = len(modules)
+    for draft, cluster in ctx.drafts:
+        dkey = f"{draft.template}:{json.dumps(draft.params, sort_keys=True)}"
+        if dkey in accepted_keys:
+            ctx.rejected.append(card_record(draft, None, round_no=ctx.round_no, status="rejected", stage="overlap",
+                                            reason="duplicate of a card accepted earlier this round", cluster=cluster))
+            continue
+        v: Validation = validate_draft(draft, cluster["indices"], cluster.get("counterexamples", []), ctx.state,
+                                       order, templates, rc, preds, by)
+        if not v.passed:
+            ctx.rejected.append(card_record(draft, v, round_no=ctx.round_no, status="rejected", stage=v.stage,
+                                            reason=v.reason, cluster=cluster))
+            continue
+        # Render the module file and audit it (static policy, sandbox, determinism).
+        support, counter = _module_cases(ctx, v.decisions, cluster)
+        if v.revises:
+            module_id = v.revises
+            revision = int(json.loads(json.dumps(cards.get(modules[module_id][0].card_id, {}))).get("revision", 1)) + 1
+        else:
+            seq += 1
+            module_id = f"m{seq:03d}_{draft.template}"
+            revision = 1
+        group_base = GROUP_BASE.get(_group(draft.template), 500)
+        priority = modules[module_id][0].priority if v.revises else group_base + seq
+        desc = f"{draft.template.replace('_', ' ')} (learned in round {ctx.round_no}, cluster {draft.cluster_id})"
+        why = (f"{v.reason}; cluster {draft.cluster_id} of {cluster['size']} "
+               f"{cluster.get('kind', 'residual')} examples: {json.dumps(cluster.get('key_summary', {}), default=str)[:300]}")
+        source = render_module(draft.template, draft.params, module_id=module_id, priority=priority,
+                               card_id=draft.card_id, description=desc, why=why, support=support,
+                               counterexamples=counter, revision=revision)
+        audit = {"passed": True, "stage": "skipped", "reason": "audit disabled in config"}
+        if rc.audit:
+            res = audit_module(source, cases=[], cpu_seconds=rc.audit_cpu_seconds, memory_mb=rc.audit_memory_mb)
+            audit = {"passed": res.passed, "stage": res.stage, "reason": res.reason,
+                     "violations": list(res.violations)[:20]}
+            if res.passed:
+                expected = [c["expected"] for c in support + counter]
+                got = [o.get("label") if isinstance(o, dict) else o for o in (res.outputs or [])][: len(expected)]
+                if got and got != expected:
+                    audit = {"passed": False, "stage": "sandbox",
+                             "reason": f"sandbox decisions differ from replay: {got} vs {expected}"}
+        if not audit["passed"]:
+            ctx.rejected.append(card_record(draft, v, round_no=ctx.round_no, status="rejected",
+                                            stage=f"audit:{audit['stage']}", reason=audit["reason"],
+                                            cluster=cluster, audit=audit))
+            continue
+        # Promote: the module joins the cascade for the rest of this round's validations.
+        entry = ModuleEntry(module_id, _group(draft.template), priority, draft.card_id, desc)
+        if v.revises:
+            old_card = modules[module_id][0].card_id
+            if old_card in cards:
+                cards[old_card] = {**cards[old_card], "status": "retired", "reason": f"revised by {draft.card_id}"}
+        modules[module_id] = (entry, source)
+        templates[module_id] = draft.template
+        ctx.state.decisions[module_id] = v.decisions
+        if not v.revises:
+            order = sorted([*order, module_id], key=lambda m: (modules[m][0].priority, m))
+        preds, by = cascade(order, ctx.state.decisions, ctx.state)
+        accepted_keys.add(dkey)
+        card = card_record(draft, v, round_no=ctx.round_no, status="accepted", stage="accepted", reason=v.reason,
+                           cluster=cluster, module_id=module_id, audit=audit)
+        card["revision"] = revision
+        cards[draft.card_id] = card
+        ctx.accepted.append(card)
+    ctx.figures["after"] = round_figures(preds, by, ctx.state.labels)
+    ctx.preds, ctx.by = preds, by
+    ctx._promoted = (modules, cards)  # type: ignore[attr-defined]
+    _timed(ctx, "validate", t0)
+    return len(ctx.accepted)
+
+
+def _group(template: str | None) -> str:
+    from tasks.render import load_template
+
+    return load_template(template).group if template else "guidance"
+
+
+@task(name="freeze", cache_policy=NO_CACHE)
+def freeze_task(key: str) -> str:
+    """Freeze the promoted state as the next release; record the round; keep rejected cards."""
+    ctx = ctx_of(key)
+    t0 = time.perf_counter()
+    modules, cards = getattr(ctx, "_promoted", (None, None))
+    rb = ctx.cfg.path(ctx.cfg.rulebank)
+    if modules is None:
+        modules, _, cards = existing_modules(ctx.base)
+    provenance = {
+        "round": ctx.round_no,
+        "pool_hash": ctx.state.pool_hash(),
+        "pool_size": len(ctx.state),
+        "config": ctx.cfg.name,
+        "base_release": ctx.base.version,
+        "metrics": ctx.figures.get("after", {}),
+        "accepted": [c["card_id"] for c in ctx.accepted],
+        "rejected": len(ctx.rejected),
+    }
+    if ctx.accepted or newest_release(rb) is None:
+        from verifier_runtime.fallback.prompt import DEFAULT_TEMPLATE
+
+        version = next_version(ctx.base.version)
+        while (rb / "releases" / version).exists():
+            version = next_version(version)
+        path = freeze_release(rb, ctx.base, modules, cards, ctx.base.guidance,
+                              ctx.base.template or DEFAULT_TEMPLATE, provenance, version=version)
+        ctx.release = path.name
+    else:
+        ctx.release = ctx.base.version
+    rej_dir = rb / "rejected" / f"round-{ctx.round_no:03d}"
+    rej_dir.mkdir(parents=True, exist_ok=True)
+    for card in ctx.rejected:
+        tmp = rej_dir / f".{card['card_id']}.json.tmp"
+        tmp.write_text(json.dumps(card, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")
+        os.replace(tmp, rej_dir / f"{card['card_id']}.json")
+    with ctx.store_lock:
+        ctx.store.upsert_cards([_card_row(c) for c in ctx.accepted + ctx.rejected])
+        ctx.store.add_validations([{"card_id": c["card_id"], "round": ctx.round_no, "stage": st,
+                                    "passed": c["status"] == "accepted" or st != c["stage"], "figures": figs}
+                                   for c in ctx.accepted + ctx.rejected
+                                   for st, figs in (c.get("replay_evidence") or {}).items()])
+    _timed(ctx, "freeze", t0)
+    return ctx.release
+
+
+def _card_row(c: dict) -> dict:
+    return {"card_id": c["card_id"], "round": c["round"], "cluster_id": str(c["cluster_id"]), "status": c["status"],
+            "path": c["path"], "drafter": c["drafter"], "template": c.get("template"), "params": c.get("params") or {},
+            "stage": c["stage"], "reason": c["reason"], "figures": c.get("replay_evidence") or {},
+            "created_at": c["created_at"]}
+
+
+@task(name="publish", cache_policy=NO_CACHE)
+def publish_task(key: str, started_at: str) -> dict[str, Any]:
+    """Record the round's figures in the store and publish them as Prefect artifacts."""
+    ctx = ctx_of(key)
+    before, after = ctx.figures.get("before", {}), ctx.figures.get("after", ctx.figures.get("before", {}))
+    summary = {
+        "round": ctx.round_no,
+        "release": ctx.release,
+        "base_release": ctx.base.version,
+        "pool": len(ctx.state),
+        "data": ctx.pool_report.get("data"),
+        "residuals": len(ctx.residuals),
+        "clusters": len(ctx.clusters),
+        "drafts": len(ctx.drafts),
+        "accepted": len(ctx.accepted),
+        "rejected": len(ctx.rejected),
+        "before": before,
+        "after": after,
+        "timings_s": dict(ctx.timings),
+    }
+    row = {"round": ctx.round_no, "artifact_version": ctx.release, "started_at": started_at,
+           "finished_at": datetime.now(UTC).isoformat(timespec="seconds"), "coverage": after.get("coverage"),
+           "direct_errors": after.get("direct_errors"), "direct_precision": after.get("direct_precision"),
+           "accuracy": after.get("accuracy"), "fallback_calls": after.get("fallback_calls"),
+           "accepted": len(ctx.accepted), "rejected": len(ctx.rejected), "figures": summary}
+    with ctx.store_lock:
+        ctx.store.upsert_round(row)
+        trace = ctx.store.rounds()
+    md = round_markdown(summary, ctx.accepted, ctx.rejected, trace)
+    create_markdown_artifact(key="construction-round", markdown=md, description=f"Round {ctx.round_no} summary")
+    create_table_artifact(key="construction-cards", table=[
+        {"card": c["card_id"], "status": c["status"], "stage": c["stage"], "template": c.get("template") or "",
+         "reason": c["reason"][:160]} for c in ctx.accepted + ctx.rejected] or [{"card": "", "status": "none"}],
+        description=f"Round {ctx.round_no}: accepted and rejected cards")
+    create_table_artifact(key="construction-trace", table=[
+        {"round": r["round"], "release": r["artifact_version"], "coverage": r["coverage"],
+         "direct_errors": r["direct_errors"], "accuracy": r["accuracy"], "fallback_calls": r["fallback_calls"],
+         "accepted": r["accepted"], "rejected": r["rejected"]} for r in trace],
+        description="Construction replay trace over rounds")
+    ctx.store.close()
+    _CONTEXTS.pop(key, None)
+    return summary
+
+
+def _pct(x: Any) -> str:
+    return "-" if x is None else f"{100 * x:.2f}%"
+
+
+def round_markdown(summary: dict, accepted: list[dict], rejected: list[dict], trace: list[dict]) -> str:
+    b, a = summary["before"], summary["after"]
+    lines = [
+        f"# Construction round {summary['round']}: release {summary['release']}",
+        "",
+        f"Pool: {summary['pool']} examples ({summary['data']}); base release {summary['base_release']}.",
+        "",
+        "| figure | before | after |",
+        "|---|---|---|",
+        f"| direct coverage | {_pct(b.get('coverage'))} | {_pct(a.get('coverage'))} |",
+        f"| direct errors | {b.get('direct_errors')} | {a.get('direct_errors')} |",
+        f"| direct precision | {_pct(b.get('direct_precision'))} | {_pct(a.get('direct_precision'))} |",
+        f"| accuracy | {_pct(b.get('accuracy'))} | {_pct(a.get('accuracy'))} |",
+        f"| fallback calls | {b.get('fallback_calls')} | {a.get('fallback_calls')} |",
+        "",
+        f"Residuals {summary['residuals']}, clusters {summary['clusters']}, drafts {summary['drafts']}, "
+        f"accepted {summary['accepted']}, rejected {summary['rejected']}.",
+        "",
+        "## Accepted cards",
+        "",
+        "| card | module | template | reason |",
+        "|---|---|---|---|",
+        *[f"| {c['card_id']} | {c.get('module_id')} | {c.get('template')} | {c['reason']} |" for c in accepted],
+        "",
+        "## Rejected cards",
+        "",
+        "| card | stage | reason |",
+        "|---|---|---|",
+        *[f"| {c['card_id']} | {c['stage']} | {c['reason'][:200]} |" for c in rejected],
+        "",
+        "## Trace over rounds",
+        "",
+        "| round | release | coverage | direct errors | accuracy | fallback calls |",
+        "|---|---|---|---|---|---|",
+        *[f"| {r['round']} | {r['artifact_version']} | {_pct(r['coverage'])} | {r['direct_errors']} | "
+          f"{_pct(r['accuracy'])} | {r['fallback_calls']} |" for r in trace],
+        "",
+        f"Stage timings (s): {summary['timings_s']}",
+    ]
+    return "\n".join(lines)
+
+
+__all__ = [
+    "ConstructConfig",
+    "chunk_indices",
+    "cluster_task",
+    "draft_task",
+    "freeze_task",
+    "prepare_round",
+    "publish_task",
+    "replay_task",
+    "residuals_task",
+    "validate_task",
+]

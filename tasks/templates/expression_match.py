@@ -1,0 +1,35 @@
+"""Symbolic expressions and equations compared by value (numeric probing, bounded).
+
+``exact_cue_fails_decimal``: when the question asks for an exact value and the response
+gives a decimal approximation of an irrational reference, FAIL.
+"""
+
+from verifier_runtime.toolkit.compare import compare_answers
+
+from verifier_runtime.types import Decision
+
+GROUP = "verdict_matching"
+PARAMS = {"kinds": ["expression", "equation"], "rel_tol": 1e-9, "on_mismatch": "ABSTAIN",
+          "exact_cue_fails_decimal": False}
+GRID = {
+    "kinds": [["expression", "equation"], ["expression"], ["equation"], ["expression", "number"]],
+    "rel_tol": [1e-9, 1e-4],
+    "on_mismatch": ["ABSTAIN", "FAIL"],
+    "exact_cue_fails_decimal": [False, True],
+}
+
+
+def decide(x):
+    a, r = x.parsed_answer, x.parsed_ref
+    if a is None or r is None or r.kind not in PARAMS["kinds"] or a.kind not in PARAMS["kinds"] + ["number"]:
+        return Decision.abstain("not_expressions")
+    cues = x.cues
+    if PARAMS["exact_cue_fails_decimal"] and cues is not None and cues.exact and a.kind == "number" \
+            and r.kind == "expression" and "." in a.text:
+        return Decision.failed("expr:decimal_for_exact")
+    c = compare_answers(a, r, rel_tol=PARAMS["rel_tol"])
+    if c.equal is True:
+        return Decision.passed(f"expr:{c.detail}")
+    if c.equal is False and PARAMS["on_mismatch"] == "FAIL":
+        return Decision.failed(f"expr:{c.detail}")
+    return Decision.abstain("expr:undecided")

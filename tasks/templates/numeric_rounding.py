@@ -1,0 +1,30 @@
+"""Numbers under a rounding cue in the question (decimal places or significant figures).
+
+PASS when the response's number equals the reference once both are rounded as the
+question asks; with ``on_mismatch`` FAIL, a number that still differs after rounding fails.
+"""
+
+from verifier_runtime.toolkit.numbers import matches_with_rounding
+from verifier_runtime.types import Decision
+
+GROUP = "numeric_unit"
+PARAMS = {"cue": "decimal_places", "on_mismatch": "ABSTAIN"}
+GRID = {"cue": ["decimal_places", "sig_figs"], "on_mismatch": ["ABSTAIN", "FAIL"]}
+
+
+def decide(x):
+    cues = x.cues
+    if cues is None or not x.answer or not x.ref:
+        return Decision.abstain("no_cue")
+    places = cues.decimal_places if PARAMS["cue"] == "decimal_places" else None
+    figs = cues.sig_figs if PARAMS["cue"] == "sig_figs" else None
+    if places is None and figs is None:
+        return Decision.abstain("no_cue")
+    a, r = x.number_answer, x.number_ref
+    if a is None or r is None:
+        return Decision.abstain("not_numbers")
+    if matches_with_rounding(a, r, decimals=places, sig_figs=figs):
+        return Decision.passed(f"number:rounded_{PARAMS['cue']}")
+    if PARAMS["on_mismatch"] == "FAIL":
+        return Decision.failed(f"number:differs_after_rounding_{PARAMS['cue']}")
+    return Decision.abstain("number:differs_after_rounding")
