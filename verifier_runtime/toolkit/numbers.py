@@ -1,0 +1,365 @@
+"""Plain numbers: exact parsing into :class:`fractions.Fraction`, tolerant comparison, rounding.
+
+Standard library only (no sympy): plain numeric answers are the common case and must parse and
+compare in tens of microseconds. Every public function returns a value or ``None`` and never
+raises, whatever it is given.
+
+>>> parse_number("\\\\frac{3}{4}").value
+Fraction(3, 4)
+>>> parse_number("45%").value, parse_number("45%").is_percent
+(Fraction(9, 20), True)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from verifier_runtime.limits import MAX_ANSWER_CHARS, MAX_EXPONENT, MAX_LITERAL_DIGITS
+
+__all__ = [
+    "Number",
+    "parse_number",
+    "numbers_close",
+    "round_to_decimals",
+    "round_to_sig_figs",
+    "matches_with_rounding",
+    "to_fraction",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    """An exactly parsed number.
+
+    ``value`` is the number meant: ``"45%"`` has ``value == 9/20`` and ``is_percent`` set, so
+    ``45%`` and ``0.45`` are exactly equal; :attr:`as_written` gives ``45`` back. ``decimals``
+    and ``sig_figs`` describe the precision as written (``None`` where it does not apply,
+    e.g. fractions).
+    """
+
+    value: Fraction
+    text: str
+    kind: str  # "integer", "decimal", "fraction", "mixed", "percent", "scientific"
+    decimals: int | None = None
+    sig_figs: int | None = None
+    is_percent: bool = False
+
+    @property
+    def as_written(self) -> Fraction:
+        """The number as written: the percent figure for percentages (``45%`` -> 45)."""
+        return self.value * 100 if self.is_percent else self.value
+
+
+# --- normalisation -----------------------------------------------------------------------------
+
+_WRAPPERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
+_SPACES = re.compile(r"\\[,;:! ]|\\quad|\\qquad|~|\\thinspace|\\enspace|[\u2009\u202f\u00a0]")
+_LATEX_MINUS = re.compile(r"^(?:\u2212|\u2013|\\minus)")
+_ASSIGN = re.compile(r"^[A-Za-z](?:_\{?[A-Za-z0-9]{1,4}\}?)?\s*=\s*(?P<rhs>[^=<>]+)$")
+_TEXT_WRAP = re.compile(r"^\\(?:text|mathrm|textbf|mathbf|boxed)\{(?P<body>[^{}]*)\}$")
+
+_INT = r"\d+"
+_GROUPED = r"\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3})+"
+_DEC = rf"(?:{_GROUPED}|\d+)(?:\.\d*)?|\.\d+"
+_PLAIN = re.compile(rf"^(?P<sign>[-+]?)(?P<num>{_DEC})$")
+_E_SCI = re.compile(rf"^(?P<sign>[-+]?)(?P<num>{_DEC})[eE](?P<exp>[-+]?\d+)$")
+_TIMES = r"(?:\\times|\\cdot|×|·|\*|x)"
+_POW_SCI = re.compile(
+    rf"^(?P<sign>[-+]?)(?:(?P<num>{_DEC})\s*{_TIMES}\s*)?10\s*(?:\^|\*\*)\s*(?:\{{\s*(?P<exp1>[-+]?\s*\d+)\s*\}}|(?P<exp2>[-+]?\d+))$"
+)
+_SLASH = re.compile(rf"^(?P<sign>[-+]?)(?P<n>{_DEC})\s*/\s*(?P<d>{_DEC})$")
+_FRAC = re.compile(
+    r"^(?P<sign>[-+]?)(?P<whole>\d+\s*)?\\[dtc]?frac\s*(?:\{\s*(?P<n>[-+]?[\d.]+)\s*\}|(?P<n1>\d))\s*"
+    r"(?:\{\s*(?P<d>[-+]?[\d.]+)\s*\}|(?P<d1>\d))$"
+)
+_MIXED = re.compile(r"^(?P<sign>[-+]?)(?P<whole>\d+)\s+(?P<n>\d+)\s*/\s*(?P<d>\d+)$")
+_FAST_INT = re.compile(r"^-?\d{1,18}$")
+
+
+def _strip(s: str) -> str:
+    s = s.strip()
+    for _ in range(3):
+        changed = False
+        for left, right in _WRAPPERS:
+            if len(s) >= len(left) + len(right) and s.startswith(left) and s.endswith(right):
+                s = s[len(left) : len(s) - len(right)].strip()
+                changed = True
+        m = _TEXT_WRAP.match(s)
+        if m:
+            s = m.group("body").strip()
+            changed = True
+        if s.endswith(".") and not s.endswith(".."):
+            s = s[:-1].rstrip()
+            changed = True
+        if not changed:
+            break
+    return s
+
+
+def _digits_ok(*parts: str | None) -> bool:
+    return sum(sum(c.isdigit() for c in p) for p in parts if p) <= MAX_LITERAL_DIGITS
+
+
+def _decimal_fraction(num: str) -> Fraction:
+    num = num.replace(",", "").replace(" ", "")
+    if "." in num:
+        whole, frac = num.split(".", 1)
+        whole = whole or "0"
+        if not frac:
+            return Fraction(int(whole))
+        return Fraction(int(whole + frac), 10 ** len(frac))
+    return Fraction(int(num))
+
+
+def _precision(num: str) -> tuple[int, int]:
+    """Decimal places and significant figures of a written decimal (trailing integer zeros not significant)."""
+    num = num.replace(",", "").replace(" ", "")
+    whole, _, frac = num.partition(".")
+    decimals = len(frac)
+    digits = (whole + frac).lstrip("0")
+    if not digits:
+        return decimals, max(1, decimals) if decimals else 1
+    if "." not in num:
+        digits = digits.rstrip("0") or "0"
+    return decimals, len(digits)
+
+
+def _normalise(s: str) -> str:
+    s = _strip(s)
+    s = _SPACES.sub(" ", s)
+    s = s.replace("{,}", ",").replace("\\%", "%").replace("\\left", "").replace("\\right", "")
+    s = _LATEX_MINUS.sub("-", s)
+    s = re.sub(r"\s+", " ", s).strip()
+    return s
+
+
+def parse_number(s: object) -> Number | None:
+    """Parse ``s`` as a plain number (integer, decimal, fraction, mixed, percent, scientific).
+
+    Returns ``None`` for anything else (``"3x"``, ``"1/0"``, lists), for inputs longer than
+    ``MAX_ANSWER_CHARS``, literals over ``MAX_LITERAL_DIGITS`` digits and exponents over
+    ``MAX_EXPONENT``. A single assignment ``"x = 5"`` reads as its right-hand side.
+    """
+    if not isinstance(s, str) or not s or len(s) > MAX_ANSWER_CHARS:
+        return None
+    if _FAST_INT.match(s):
+        v = int(s)
+        digits = s.lstrip("-").lstrip("0")
+        return Number(Fraction(v), s, "integer", 0, max(1, len(digits.rstrip("0"))) if digits else 1)
+    try:
+        return _parse(s)
+    except (ValueError, ZeroDivisionError, OverflowError, RecursionError):
+        return None
+
+
+def _parse(raw: str) -> Number | None:
+    if "\x00" in raw:
+        return None
+    s = _normalise(raw)
+    if not s:
+        return None
+    m = _ASSIGN.match(s)
+    if m:
+        s = m.group("rhs").strip()
+    percent = False
+    if s.endswith("%"):
+        percent = True
+        s = s[:-1].rstrip()
+    sign = 1
+    if s.startswith("-") and s[1:2] != "-":
+        sign, s = -1, s[1:].lstrip()
+    elif s.startswith("+"):
+        s = s[1:].lstrip()
+    if not s or s[0] in "+-":
+        return None
+    n = _parse_unsigned(s, raw)
+    if n is None:
+        return None
+    value = n.value * sign
+    if percent:
+        return Number(
+            value / 100, raw, "percent", n.decimals, n.sig_figs, True
+        ) if n.kind in ("integer", "decimal") else None
+    return Number(value, raw, n.kind, n.decimals, n.sig_figs, False)
+
+
+def _parse_unsigned(s: str, raw: str) -> Number | None:
+    m = _PLAIN.match(s)
+    if m:
+        num = m.group("num")
+        if not _digits_ok(num):
+            return None
+        decimals, sig = _precision(num)
+        kind = "decimal" if "." in num else "integer"
+        return Number(_decimal_fraction(num), raw, kind, decimals, sig)
+    m = _E_SCI.match(s) or _POW_SCI.match(s)
+    if m:
+        num = m.group("num")
+        exp_txt = (m.groupdict().get("exp") or m.groupdict().get("exp1") or m.groupdict().get("exp2") or "")
+        exp_txt = exp_txt.replace(" ", "")
+        if not _digits_ok(num) or len(exp_txt.lstrip("+-").lstrip("0")) > 6:
+            return None
+        exp = int(exp_txt)
+        if abs(exp) > MAX_EXPONENT:
+            return None
+        mant = _decimal_fraction(num) if num else Fraction(1)
+        decimals, sig = _precision(num) if num else (0, 1)
+        value = mant * (Fraction(10) ** exp)
+        return Number(value, raw, "scientific", None, sig)
+    m = _SLASH.match(s)
+    if m:
+        if not _digits_ok(m.group("n"), m.group("d")):
+            return None
+        d = _decimal_fraction(m.group("d"))
+        if d == 0:
+            return None
+        return Number(_decimal_fraction(m.group("n")) / d, raw, "fraction")
+    m = _MIXED.match(s)
+    if m:
+        if not _digits_ok(m.group("whole"), m.group("n"), m.group("d")):
+            return None
+        d, n = int(m.group("d")), int(m.group("n"))
+        if d == 0 or n >= d:
+            return None
+        return Number(int(m.group("whole")) + Fraction(n, d), raw, "mixed")
+    m = _FRAC.match(s)
+    if m:
+        n_txt = m.group("n") or m.group("n1")
+        d_txt = m.group("d") or m.group("d1")
+        whole = (m.group("whole") or "").strip()
+        if not _digits_ok(n_txt, d_txt, whole) or m.group("sign"):
+            return None
+        try:
+            n_val = _signed_decimal(n_txt)
+            d_val = _signed_decimal(d_txt)
+        except ValueError:
+            return None
+        if d_val == 0:
+            return None
+        frac = n_val / d_val
+        if whole:
+            if frac < 0 or frac >= 1:
+                return None
+            return Number(int(whole) + frac, raw, "mixed")
+        return Number(frac, raw, "fraction")
+    return None
+
+
+def _signed_decimal(t: str) -> Fraction:
+    t = t.strip()
+    sign = -1 if t.startswith("-") else 1
+    t = t.lstrip("+-")
+    if not re.fullmatch(r"\d+(?:\.\d*)?|\.\d+", t):
+        raise ValueError(t)
+    return sign * _decimal_fraction(t)
+
+
+# --- comparison and rounding ---------------------------------------------------------------------
+
+
+def to_fraction(x: object) -> Fraction | None:
+    """``x`` (Number, Fraction, int, float, decimal string) as a Fraction, or ``None``."""
+    try:
+        if isinstance(x, Number):
+            return x.value
+        if isinstance(x, Fraction):
+            return x
+        if isinstance(x, bool):
+            return None
+        if isinstance(x, int):
+            return Fraction(x)
+        if isinstance(x, float):
+            if x != x or x in (float("inf"), float("-inf")):
+                return None
+            return Fraction(repr(x))
+        if isinstance(x, str):
+            n = parse_number(x)
+            return n.value if n else None
+    except (ValueError, OverflowError, ZeroDivisionError):
+        return None
+    return None
+
+
+def _tol(t: float) -> Fraction:
+    f = to_fraction(float(t))
+    return abs(f) if f is not None else Fraction(0)
+
+
+def numbers_close(a: Number, b: Number, *, rel_tol: float = 0.0, abs_tol: float = 0.0) -> bool:
+    """``|a - b| <= max(rel_tol * max(|a|, |b|), abs_tol)``, computed exactly (tolerances read as decimals)."""
+    x, y = to_fraction(a), to_fraction(b)
+    if x is None or y is None:
+        return False
+    if x == y:
+        return True
+    try:
+        bound = max(_tol(rel_tol) * max(abs(x), abs(y)), _tol(abs_tol))
+    except (TypeError, ValueError):
+        return False
+    return abs(x - y) <= bound
+
+
+def round_to_decimals(x: Fraction, d: int) -> Fraction:
+    """Round ``x`` to ``d`` decimal places, halves away from zero (``d`` may be negative: tens, hundreds)."""
+    if not isinstance(d, int) or abs(d) > MAX_EXPONENT:
+        return x
+    scale = Fraction(10) ** d
+    y = abs(x) * scale
+    q = (y + Fraction(1, 2)).__floor__()
+    r = Fraction(q) / scale
+    return -r if x < 0 else r
+
+
+def _exponent10(x: Fraction) -> int:
+    """``floor(log10(|x|))`` for ``x != 0``, exactly."""
+    ax = abs(x)
+    e = len(str(ax.numerator)) - len(str(ax.denominator))
+    while Fraction(10) ** e > ax:
+        e -= 1
+    while Fraction(10) ** (e + 1) <= ax:
+        e += 1
+    return e
+
+
+def round_to_sig_figs(x: Fraction, n: int) -> Fraction:
+    """Round ``x`` to ``n`` significant figures (halves away from zero)."""
+    if x == 0 or not isinstance(n, int) or n < 1 or n > MAX_LITERAL_DIGITS:
+        return x
+    return round_to_decimals(x, n - 1 - _exponent10(x))
+
+
+def matches_with_rounding(
+    candidate: Number, reference: Number, *, decimals: int | None = None, sig_figs: int | None = None
+) -> bool:
+    """Whether one side equals the other rounded as required.
+
+    With ``decimals`` (places of the *value*, e.g. 2 for 0.45) or ``sig_figs`` given, true when
+    the candidate equals the reference rounded that way, or the reference equals the candidate
+    rounded that way (either side may be the rounded one). With neither, each side is rounded
+    to the precision the *other* side was written with (decimal places, or significant figures
+    for scientific notation), so ``3.14`` matches ``3.14159`` but ``3.15`` does not. Exact
+    equality always matches.
+    """
+    try:
+        c, r = candidate.value, reference.value
+        if c == r:
+            return True
+        if decimals is not None:
+            return round_to_decimals(r, decimals) == c or round_to_decimals(c, decimals) == r
+        if sig_figs is not None:
+            return round_to_sig_figs(r, sig_figs) == c or round_to_sig_figs(c, sig_figs) == r
+        return _rounds_to(r, candidate) or _rounds_to(c, reference)
+    except (AttributeError, TypeError, ValueError, OverflowError):
+        return False
+
+
+def _rounds_to(x: Fraction, written: Number) -> bool:
+    """Whether ``x`` rounded to ``written``'s precision equals ``written``."""
+    if written.kind == "scientific" and written.sig_figs:
+        return round_to_sig_figs(x, written.sig_figs) == written.value
+    if written.decimals is None:
+        return False
+    d = written.decimals + (2 if written.is_percent else 0)
+    return round_to_decimals(x, d) == written.value

@@ -1,0 +1,580 @@
+"""Structured answers: intervals and unions, sets, tuples and vectors, comma lists, matrices.
+
+Elements are compared with the number and expression comparators. Conventions (see
+``docs/toolkit-math.md``): ``\\{...\\}`` is a set (order and repeats ignored); ``(...)``,
+``[...]`` and ``\\langle...\\rangle`` are ordered tuples; a bare comma list ``1, 2, 3`` is an
+unordered multiset; ``(0, 1)`` and ``[0, 1]`` are ambiguous between a pair and an interval
+(:func:`tuple_as_interval` gives the interval reading); ``[0, 1)`` is always an interval.
+Every public function returns ``None`` instead of raising.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from verifier_runtime.limits import MAX_ANSWER_CHARS, MAX_EXPR_DEPTH, MAX_EXPR_NODES, check_deadline
+from verifier_runtime.toolkit.latex import (
+    _sympy,
+    equations_equal,
+    parse_equation,
+    parse_expression,
+    values_equal,
+)
+from verifier_runtime.toolkit.numbers import Number, numbers_close, parse_number
+
+__all__ = [
+    "Equation",
+    "Collection",
+    "Interval",
+    "IntervalSet",
+    "Matrix",
+    "split_top_level",
+    "parse_element",
+    "parse_collection",
+    "parse_interval_set",
+    "parse_matrix",
+    "tuple_as_interval",
+    "elements_equal",
+    "collections_equal",
+    "interval_sets_equal",
+    "matrices_equal",
+]
+
+MAX_ITEMS = 64  # elements in one collection or matrix
+
+
+@dataclass(frozen=True, slots=True)
+class Equation:
+    """``lhs = rhs`` as sympy expressions."""
+
+    lhs: Any
+    rhs: Any
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Collection:
+    """A set, tuple, vector or comma list. ``bracket``: ``"{"``, ``"("``, ``"["``, ``"<"`` or ``""`` (bare list)."""
+
+    items: tuple[Any, ...]
+    ordered: bool
+    bracket: str
+    text: str = ""
+
+    @property
+    def is_set(self) -> bool:
+        return self.bracket == "{"
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """One interval; ``lo``/``hi`` are Numbers or sympy expressions (``-oo``/``oo`` for unbounded)."""
+
+    lo: Any
+    hi: Any
+    lo_closed: bool
+    hi_closed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class IntervalSet:
+    """A union of intervals, normalised: sorted and merged where endpoints are numeric."""
+
+    parts: tuple[Interval, ...]
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Matrix:
+    """Rows of elements. ``delimiter`` is the environment (``pmatrix``, ``bmatrix``, ``vmatrix``...)."""
+
+    rows: tuple[tuple[Any, ...], ...]
+    delimiter: str
+    text: str = ""
+
+    @property
+    def is_determinant(self) -> bool:
+        """``vmatrix``/``Vmatrix`` denote a determinant (or norm), not a matrix value."""
+        return self.delimiter in ("vmatrix", "Vmatrix")
+
+
+# --- splitting -----------------------------------------------------------------------------------
+
+_OPEN = "([{\u27e8"
+_CLOSE = ")]}\u27e9"
+
+
+def _prep(s: str) -> str:
+    s = s.replace("\\langle", "\u27e8").replace("\\rangle", "\u27e9")
+    s = re.sub(r"\\(?:left|right|bigl|bigr|Bigl|Bigr|big|Big)(?![A-Za-z])", "", s)
+    s = s.replace("\\lbrace", "\\{").replace("\\rbrace", "\\}")
+    return s.strip()
+
+
+def split_top_level(s: str, sep: str = ",") -> list[str] | None:
+    """Split ``s`` at ``sep`` outside any brackets; ``None`` if brackets nest too deep."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    i = 0
+    n = len(s)
+    while i < n:
+        ch = s[i]
+        if ch in _OPEN:
+            depth += 1
+            if depth > MAX_EXPR_DEPTH:
+                return None
+        elif ch in _CLOSE:
+            depth = max(0, depth - 1)
+        elif depth == 0 and s.startswith(sep, i):
+            parts.append(s[start:i])
+            i += len(sep)
+            start = i
+            continue
+        i += 1
+    parts.append(s[start:])
+    return parts
+
+
+def _strip_wrappers(s: str) -> str:
+    s = s.strip()
+    for left, right in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")):
+        if len(s) >= len(left) + len(right) and s.startswith(left) and s.endswith(right):
+            s = s[len(left) : len(s) - len(right)].strip()
+    if s.endswith(".") and not s[-2:-1].isdigit():
+        s = s[:-1].rstrip()
+    return s
+
+
+def _ok(s: object) -> bool:
+    return isinstance(s, str) and bool(s.strip()) and len(s) <= MAX_ANSWER_CHARS and "\x00" not in s
+
+
+def _matching_close(s: str, open_idx: int) -> int:
+    """Index of the bracket closing the one at ``open_idx`` (any bracket type), or -1."""
+    depth = 0
+    for j in range(open_idx, len(s)):
+        if s[j] in _OPEN:
+            depth += 1
+        elif s[j] in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+# --- elements ------------------------------------------------------------------------------------
+
+
+def parse_element(s: object, *, _depth: int = 0) -> Any:
+    """One element: a nested collection or interval, an equation, a Number or a sympy expression; else ``None``."""
+    if not _ok(s) or _depth > 4:
+        return None
+    try:
+        t = _strip_wrappers(_prep(s))
+        if not t:
+            return None
+        if t[0] in _OPEN or t.startswith("\\{"):
+            nested = parse_collection(t, _depth=_depth + 1)
+            if nested is not None:
+                return nested
+            iv = parse_interval_set(t)
+            if iv is not None:
+                return iv
+        if "=" in t:
+            eq = parse_equation(t)
+            return Equation(eq[0], eq[1], t) if eq else None
+        n = parse_number(t)
+        if n is not None:
+            return n
+        return parse_expression(t)
+    except (ValueError, TypeError, RecursionError, AttributeError):
+        return None
+
+
+# --- collections ---------------------------------------------------------------------------------
+
+_EMPTY = {"\\emptyset", "\\varnothing", "\u2205", "\\{\\}", "{}", "\\{ \\}"}
+
+
+def parse_collection(s: object, *, _depth: int = 0) -> Collection | None:
+    """A set ``\\{..\\}``, tuple ``(..)``/``[..]``, vector ``\\langle..\\rangle`` or bare list ``a, b``; else ``None``.
+
+    A bracketed single element is not a collection (``(3)`` is just 3), except a one-element set.
+    Mixed brackets (``[0, 1)``) are intervals, not collections.
+    """
+    if not _ok(s):
+        return None
+    t = _strip_wrappers(_prep(s))
+    if t in _EMPTY:
+        return Collection((), False, "{", s)
+    bracket = ""
+    inner = t
+    if t.startswith("\\{") and t.endswith("\\}") and _matching_close(t, 1) == len(t) - 1:
+        bracket, inner = "{", t[2:-2]
+    elif t and t[0] in "([\u27e8" and _matching_close(t, 0) == len(t) - 1:
+        pairs = {"(": ")", "[": "]", "\u27e8": "\u27e9"}
+        if t[-1] != pairs[t[0]]:
+            return None  # mixed brackets: an interval
+        bracket, inner = ("<" if t[0] == "\u27e8" else t[0]), t[1:-1]
+    parts = split_top_level(inner, ",")
+    if parts is None:
+        return None
+    if len(parts) == 1 and ";" in inner and bracket in ("(", "["):
+        parts = split_top_level(inner, ";") or parts
+    parts = [p.strip() for p in parts]
+    if bracket == "" and len(parts) < 2:
+        return None
+    if bracket in ("(", "[", "<") and len(parts) < 2:
+        return None
+    if len(parts) > MAX_ITEMS or any(not p for p in parts):
+        return None
+    items = []
+    for p in parts:
+        check_deadline()
+        el = parse_element(p, _depth=_depth)
+        if el is None:
+            return None
+        items.append(el)
+    ordered = bracket in ("(", "[", "<")
+    return Collection(tuple(items), ordered, bracket, s)
+
+
+# --- intervals -----------------------------------------------------------------------------------
+
+_UNION = re.compile(r"\\cup|\u222a|\s+U\s+|\\text\{\s*or\s*\}|\s+or\s+")
+_INFS = {"\\infty": 1, "+\\infty": 1, "-\\infty": -1, "\u221e": 1, "-\u221e": -1, "inf": 1, "-inf": -1,
+         "oo": 1, "-oo": -1, "+\u221e": 1, "infty": 1, "-infty": -1, "+inf": 1}
+_REALS = {"\\mathbb{R}", "\\mathbb R", "\\R", "\u211d", "\\mathbb{R}^1"}
+_INEQ = re.compile(r"\\leq?|\\geq?|\\lt|\\gt|\u2264|\u2265|<=|>=|<|>")
+_INEQ_MAP = {"\\le": "<=", "\\leq": "<=", "\u2264": "<=", "<=": "<=", "\\ge": ">=", "\\geq": ">=",
+             "\u2265": ">=", ">=": ">=", "<": "<", "\\lt": "<", ">": ">", "\\gt": ">"}
+
+
+def _endpoint(s: str) -> Any:
+    t = s.strip().replace(" ", "")
+    if t in _INFS:
+        sp = _sympy()
+        return sp.oo if _INFS[t] > 0 else -sp.oo
+    n = parse_number(t)
+    if n is not None:
+        return n
+    return parse_expression(s)
+
+
+def _to_float(x: Any) -> float | None:
+    """A real endpoint as a float (``inf`` allowed), or ``None`` when symbolic or complex."""
+    try:
+        if isinstance(x, Number):
+            return float(x.value)
+        sp = _sympy()
+        if x == sp.oo:
+            return math.inf
+        if x == -sp.oo:
+            return -math.inf
+        if not x.is_number:
+            return None
+        v = x.evalf(20)
+        if not v.is_real:
+            return None
+        return float(v)
+    except (TypeError, ValueError, AttributeError, OverflowError, RecursionError):
+        return None
+
+
+def _one_interval(t: str) -> Interval | None:
+    t = t.strip()
+    if t in _REALS:
+        sp = _sympy()
+        return Interval(-sp.oo, sp.oo, False, False)
+    if len(t) < 5 or t[0] not in "([" or t[-1] not in ")]":
+        return _inequality(t)
+    parts = split_top_level(t[1:-1], ",")
+    if parts is None or len(parts) != 2:
+        return None
+    lo, hi = _endpoint(parts[0]), _endpoint(parts[1])
+    if lo is None or hi is None:
+        return None
+    flo, fhi = _to_float(lo), _to_float(hi)
+    if flo is not None and fhi is not None and (flo > fhi or (flo == fhi and not (t[0] == "[" and t[-1] == "]"))):
+        return None
+    lo_closed = t[0] == "[" and flo != -math.inf
+    hi_closed = t[-1] == "]" and fhi != math.inf
+    return Interval(lo, hi, lo_closed, hi_closed)
+
+
+def _inequality(t: str) -> Interval | None:
+    """``x > 3``, ``x \\le 2``, ``-1 < x \\le 4`` (one variable) as an interval."""
+    ops = _INEQ.findall(t)
+    if not ops or len(ops) > 2:
+        return None
+    pieces = [p.strip() for p in _INEQ.split(t)]
+    if any(not p for p in pieces):
+        return None
+    kinds = [_INEQ_MAP[o] for o in ops]
+    sp = _sympy()
+    var_idx = [k for k, p in enumerate(pieces) if re.fullmatch(r"[A-Za-z](?:_\{?\w+\}?)?", p)]
+    if len(var_idx) != 1:
+        return None
+    v = var_idx[0]
+    lo: Any = -sp.oo
+    hi: Any = sp.oo
+    lo_c = hi_c = False
+    if len(pieces) == 2:
+        other = _endpoint(pieces[1 - v])
+        if other is None:
+            return None
+        op = kinds[0]
+        var_is_smaller = (op in ("<", "<=")) == (v == 0)
+        if var_is_smaller:
+            hi, hi_c = other, "=" in op
+        else:
+            lo, lo_c = other, "=" in op
+    else:
+        if v != 1 or (kinds[0][0] != kinds[1][0]):
+            return None
+        a, b = _endpoint(pieces[0]), _endpoint(pieces[2])
+        if a is None or b is None:
+            return None
+        if kinds[0][0] == "<":
+            lo, lo_c, hi, hi_c = a, "=" in kinds[0], b, "=" in kinds[1]
+        else:
+            lo, lo_c, hi, hi_c = b, "=" in kinds[1], a, "=" in kinds[0]
+    flo, fhi = _to_float(lo), _to_float(hi)
+    if flo is not None and fhi is not None and flo > fhi:
+        return None
+    return Interval(lo, hi, lo_c and flo != -math.inf, hi_c and fhi != math.inf)
+
+
+def parse_interval_set(s: object) -> IntervalSet | None:
+    """An interval, a union of intervals (``\\cup``, ``∪``, ``U``, ``or``), ``\\mathbb{R}`` or a
+    one-variable inequality, normalised (sorted, overlapping parts merged); else ``None``.
+
+    Unbounded ends are always open (``[2, \\infty]`` reads as ``[2, \\infty)``). An interval with
+    ``lo > hi`` is rejected.
+    """
+    if not _ok(s):
+        return None
+    try:
+        t = _strip_wrappers(_prep(s))
+        pieces = _UNION.split(t)
+        if len(pieces) > MAX_ITEMS:
+            return None
+        parts = []
+        for p in pieces:
+            check_deadline()
+            iv = _one_interval(p)
+            if iv is None:
+                return None
+            parts.append(iv)
+        return IntervalSet(_normalise(parts), s)
+    except (ValueError, TypeError, RecursionError, AttributeError):
+        return None
+
+
+def _normalise(parts: list[Interval]) -> tuple[Interval, ...]:
+    keyed = [(_to_float(p.lo), _to_float(p.hi), p) for p in parts]
+    if any(lo is None or hi is None for lo, hi, _ in keyed):
+        return tuple(parts)  # symbolic endpoints: keep as written
+    keyed.sort(key=lambda k: (k[0], not k[2].lo_closed, k[1]))
+    merged: list[list[Any]] = []
+    for lo, hi, p in keyed:
+        if merged:
+            m = merged[-1]
+            mhi = m[1]
+            touches = lo < mhi or (lo == mhi and (m[2].hi_closed or p.lo_closed))
+            if touches:
+                if hi > mhi or (hi == mhi and p.hi_closed and not m[2].hi_closed):
+                    m[2] = Interval(m[2].lo, p.hi, m[2].lo_closed, p.hi_closed if hi > mhi else True)
+                    m[1] = hi
+                continue
+        merged.append([lo, hi, p])
+    return tuple(m[2] for m in merged)
+
+
+def tuple_as_interval(c: Collection) -> IntervalSet | None:
+    """The interval reading of an ambiguous pair ``(a, b)`` or ``[a, b]``, or ``None``."""
+    if not isinstance(c, Collection) or c.bracket not in ("(", "[") or len(c.items) != 2:
+        return None
+    lo, hi = c.items
+    if not _is_scalar(lo) or not _is_scalar(hi):
+        return None
+    flo, fhi = _to_float(lo), _to_float(hi)
+    if flo is not None and fhi is not None and flo >= fhi:
+        return None
+    closed = c.bracket == "["
+    return IntervalSet((Interval(lo, hi, closed and flo != -math.inf, closed and fhi != math.inf),), c.text)
+
+
+def _is_scalar(x: Any) -> bool:
+    return isinstance(x, Number) or (hasattr(x, "free_symbols") and not isinstance(x, (Collection, Matrix)))
+
+
+# --- matrices ------------------------------------------------------------------------------------
+
+_MATRIX = re.compile(
+    r"^\\begin\{(?P<env>[pbBvV]?matrix|smallmatrix|array)\}(?:\{[lcr|\s]*\})?(?P<body>.*)\\end\{(?P=env)\}$",
+    re.S,
+)
+
+
+def parse_matrix(s: object) -> Matrix | None:
+    """A ``pmatrix``/``bmatrix``/``Bmatrix``/``vmatrix``/``Vmatrix``/``matrix``/``array`` as rows; else ``None``.
+
+    An ``array`` wrapped in ``\\left(``...``\\right)`` reads as a ``pmatrix``. Rows must have
+    equal lengths.
+    """
+    if not _ok(s):
+        return None
+    try:
+        t = _strip_wrappers(s)
+        t = re.sub(r"\\(?:left|right)\s*[(\[]", "", t) if t.startswith("\\left") else t
+        t = re.sub(r"\\right\s*[)\]]$", "", t).strip()
+        m = _MATRIX.match(t)
+        if not m:
+            return None
+        env = m.group("env")
+        body = m.group("body").strip()
+        body = re.sub(r"\\hline", "", body)
+        row_texts = [r for r in re.split(r"\\\\(?:\[[^\]]*\])?", body) if r.strip()]
+        if not row_texts or len(row_texts) > MAX_ITEMS:
+            return None
+        rows = []
+        width = None
+        cells_total = 0
+        for r in row_texts:
+            cells = [c.strip() for c in r.split("&")]
+            if width is None:
+                width = len(cells)
+            if len(cells) != width:
+                return None
+            cells_total += len(cells)
+            if cells_total > MAX_EXPR_NODES:
+                return None
+            row = []
+            for c in cells:
+                check_deadline()
+                el = parse_element(c)
+                if el is None:
+                    return None
+                row.append(el)
+            rows.append(tuple(row))
+        return Matrix(tuple(rows), "pmatrix" if env == "array" else env, s)
+    except (ValueError, TypeError, RecursionError, AttributeError):
+        return None
+
+
+# --- equality ------------------------------------------------------------------------------------
+
+
+def elements_equal(a: Any, b: Any, *, rel_tol: float = 0.0, abs_tol: float = 0.0) -> bool | None:
+    """Equality of two parsed elements of any supported kind; ``None`` if undecided or kinds differ."""
+    try:
+        if isinstance(a, Number) and isinstance(b, Number):
+            return numbers_close(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+        if isinstance(a, Collection) and isinstance(b, Collection):
+            return collections_equal(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+        if isinstance(a, IntervalSet) and isinstance(b, IntervalSet):
+            return interval_sets_equal(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+        if isinstance(a, Collection) and isinstance(b, IntervalSet):
+            iv = tuple_as_interval(a)
+            return interval_sets_equal(iv, b, rel_tol=rel_tol, abs_tol=abs_tol) if iv else None
+        if isinstance(a, IntervalSet) and isinstance(b, Collection):
+            return elements_equal(b, a, rel_tol=rel_tol, abs_tol=abs_tol)
+        if isinstance(a, Matrix) and isinstance(b, Matrix):
+            return matrices_equal(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+        if isinstance(a, Equation) and isinstance(b, Equation):
+            return equations_equal((a.lhs, a.rhs), (b.lhs, b.rhs))
+        if _is_scalar(a) and _is_scalar(b):
+            return values_equal(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+        return None
+    except (ValueError, TypeError, RecursionError, AttributeError):
+        return None
+
+
+def _all(results: list[bool | None]) -> bool | None:
+    if any(r is False for r in results):
+        return False
+    if any(r is None for r in results):
+        return None
+    return True
+
+
+def _unordered(a: tuple[Any, ...], b: tuple[Any, ...], multiset: bool, rel_tol: float, abs_tol: float) -> bool | None:
+    if multiset and len(a) != len(b):
+        return False
+    undecided = False
+    used = [False] * len(b)
+    for x in a:
+        found = False
+        for j, y in enumerate(b):
+            if multiset and used[j]:
+                continue
+            check_deadline()
+            r = elements_equal(x, y, rel_tol=rel_tol, abs_tol=abs_tol)
+            if r is True:
+                found = True
+                used[j] = True
+                break
+            if r is None:
+                undecided = True
+        if not found:
+            return None if undecided else False
+    if multiset:
+        return True
+    # set: every element of b must also appear in a
+    for y in b:
+        if not any(elements_equal(x, y, rel_tol=rel_tol, abs_tol=abs_tol) is True for x in a):
+            return None if undecided else False
+    return True
+
+
+def collections_equal(a: Collection, b: Collection, *, rel_tol: float = 0.0, abs_tol: float = 0.0) -> bool | None:
+    """Sets by membership, bare lists as multisets, tuples in order; ``None`` when undecided.
+
+    A set against a bare list compares as sets. A tuple against a bare list is equal only in
+    the same order (same items in another order: ``None``). Tuples with different bracket
+    shapes (``(1, 2)`` vs ``[1, 2]``) compare by items.
+    """
+    if a.is_set or b.is_set:
+        if a.ordered or b.ordered:
+            return None
+        return _unordered(a.items, b.items, False, rel_tol, abs_tol)
+    if not a.ordered and not b.ordered:
+        return _unordered(a.items, b.items, True, rel_tol, abs_tol)
+    if len(a.items) != len(b.items):
+        return False
+    in_order = _all([elements_equal(x, y, rel_tol=rel_tol, abs_tol=abs_tol) for x, y in zip(a.items, b.items, strict=True)])
+    if a.ordered and b.ordered:
+        return in_order
+    if in_order is True:
+        return True
+    return None if _unordered(a.items, b.items, True, rel_tol, abs_tol) is True else in_order
+
+
+def interval_sets_equal(a: IntervalSet, b: IntervalSet, *, rel_tol: float = 0.0, abs_tol: float = 0.0) -> bool | None:
+    """Same normalised parts: same count, same open/closed ends, equal endpoints."""
+    if len(a.parts) != len(b.parts):
+        return False
+    results: list[bool | None] = []
+    for p, q in zip(a.parts, b.parts, strict=True):
+        if p.lo_closed != q.lo_closed or p.hi_closed != q.hi_closed:
+            return False
+        results.append(elements_equal(p.lo, q.lo, rel_tol=rel_tol, abs_tol=abs_tol))
+        results.append(elements_equal(p.hi, q.hi, rel_tol=rel_tol, abs_tol=abs_tol))
+    return _all(results)
+
+
+def matrices_equal(a: Matrix, b: Matrix, *, rel_tol: float = 0.0, abs_tol: float = 0.0) -> bool | None:
+    """Same shape and equal entries; ``pmatrix`` vs ``bmatrix`` is the same matrix. A determinant
+    (``vmatrix``) against a matrix is undecided (``None``)."""
+    if a.is_determinant != b.is_determinant:
+        return None
+    if len(a.rows) != len(b.rows) or any(len(r) != len(s) for r, s in zip(a.rows, b.rows, strict=True)):
+        return False
+    return _all(
+        [elements_equal(x, y, rel_tol=rel_tol, abs_tol=abs_tol) for r, s in zip(a.rows, b.rows, strict=True) for x, y in zip(r, s, strict=True)]
+    )
