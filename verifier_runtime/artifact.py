@@ -39,12 +39,14 @@ class ArtifactError(Exception):
 
 @dataclass(frozen=True)
 class ModuleEntry:
+    """A module's manifest entry. ``file`` is set by :func:`write_release` (``modules/<id>.py``)."""
+
     id: str
-    file: str
     group: str
     priority: int
     card_id: str = ""
     description: str = ""
+    file: str = ""
 
 
 @dataclass(frozen=True)

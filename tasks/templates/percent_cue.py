@@ -35,7 +35,8 @@ def _close(a, b):
 
 def decide(x):
     cues = x.cues
-    if cues is None or not getattr(cues, PARAMS["cue"], False) or not x.answer or not x.ref:
+    cued = cues is not None and (cues.percentage if PARAMS["cue"] == "percentage" else cues.probability)
+    if not cued or not x.answer or not x.ref:
         return Decision.abstain("no_cue")
     a, r = x.number_answer, x.number_ref
     if a is None or r is None or not (a.is_percent or r.is_percent or PARAMS["cue"] == "probability"):
