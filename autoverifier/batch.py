@@ -37,6 +37,7 @@ from typing import Any
 
 RESULT_FIELDS = ("correct", "decided_by", "reason", "fallback_called")
 FORMATS = ("jsonl", "parquet", "duckdb")
+DUCKDB_MEMORY_LIMIT = os.environ.get("AUTOVERIFIER_DUCKDB_MEMORY", "512MB")
 
 
 class BatchError(Exception):
@@ -219,7 +220,10 @@ def read_duckdb(con: Any, table: str, chunk_size: int, fields: Fields) -> Iterat
     except Exception as exc:
         raise BatchError(f"cannot read table {table!r}: {exc}") from None
     _check_columns(cols, fields, f"table {table!r}")
-    reader = cur.execute(f"SELECT * FROM {_quote(table)}").fetch_record_batch(chunk_size)
+    rel = cur.sql(f"SELECT * FROM {_quote(table)}")
+    # DuckDB renamed the streaming call across versions; both yield pyarrow record batches.
+    fetch = getattr(rel, "to_arrow_reader", None) or rel.record_batch
+    reader = fetch(chunk_size)
     start = 0
     for batch in reader:
         if batch.num_rows:
@@ -499,7 +503,8 @@ def run_batch(input_path: str | os.PathLike[str], output_path: str | os.PathLike
     def duck(path: Path, read_only: bool) -> Any:
         import duckdb
 
-        con = duckdb.connect(os.fspath(path), read_only=read_only)
+        # DuckDB's buffer pool would otherwise grow towards 80% of RAM while a large table streams.
+        con = duckdb.connect(os.fspath(path), read_only=read_only, config={"memory_limit": DUCKDB_MEMORY_LIMIT})
         cons.append(con)
         return con
 
