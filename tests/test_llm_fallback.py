@@ -21,6 +21,7 @@ from verifier_runtime.fallback.llm import (
     LLMJudge,
     load_fallback_config,
     make_llm_judge,
+    resolve_settings,
 )
 from verifier_runtime.fallback.prompt import (
     DEFAULT_TEMPLATE,
@@ -156,7 +157,7 @@ def make_judge(provider: str, server: FakeLLMServer, tmp_path: Path | None, **se
     defaults.update(settings)
     base = server.openai_base_url if provider == "openai" else server.anthropic_base_url
     return make_llm_judge(provider, model=f"fake-{provider}", base_url=base, api_key_env=KEY_ENV,
-                          config={"defaults": defaults})
+                          config=defaults)
 
 
 both = pytest.mark.parametrize("provider", ["openai", "anthropic"])
@@ -265,12 +266,12 @@ def test_retry_after_header_is_honoured_within_cap(provider: str, server: FakeLL
 @both
 def test_timeout_gives_error_within_bounded_time(provider: str, server: FakeLLMServer, tmp_path: Path) -> None:
     judge = make_judge(provider, server, tmp_path, timeout_s=0.2, max_retries=1)
-    server.delay_s = 1.5
+    server.delay_s = 3.0
     t0 = time.monotonic()
     r = judge.judge("q", "1", "1")
     elapsed = time.monotonic() - t0
     assert (r.correct, r.reason) == (None, "llm_error:timeout")
-    assert elapsed < 1.2  # two requests of 0.2 s and one short back-off
+    assert elapsed < 1.5  # two requests of 0.2 s and one short back-off, far below the server's 3 s
     assert judge.usage()["requests"] == 2 and judge.usage()["retries"] == 1
 
 
@@ -281,8 +282,7 @@ def test_connection_refused_gives_error(tmp_path: Path) -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     judge = make_llm_judge("openai", model="m", base_url=f"http://127.0.0.1:{port}/v1", api_key_env=KEY_ENV,
-                           config={"defaults": {"max_retries": 1, "backoff_base_s": 0.01, "timeout_s": 1.0,
-                                                "cache_dir": None}})
+                           config={"max_retries": 1, "backoff_base_s": 0.01, "timeout_s": 1.0, "cache_dir": None})
     t0 = time.monotonic()
     r = judge.judge("q", "1", "1")
     assert (r.correct, r.reason) == (None, "llm_error:connection")
@@ -532,19 +532,19 @@ def test_factory_rejects_bad_settings() -> None:
     with pytest.raises(ValueError, match="provider"):
         make_llm_judge("gemini", api_key_env=KEY_ENV)
     with pytest.raises(ValueError, match="timeuot_s"):
-        make_llm_judge("openai", api_key_env=KEY_ENV, config={"defaults": {"timeuot_s": 3}})
+        make_llm_judge("openai", api_key_env=KEY_ENV, config={"timeuot_s": 3})
     with pytest.raises(ValueError, match="unparseable"):
-        make_llm_judge("openai", api_key_env=KEY_ENV, config={"defaults": {"unparseable": "guess"}})
+        make_llm_judge("openai", api_key_env=KEY_ENV, config={"unparseable": "guess"})
     with pytest.raises(ValueError, match="concurrency"):
-        make_llm_judge("openai", api_key_env=KEY_ENV, config={"defaults": {"concurrency": 0}})
+        make_llm_judge("openai", api_key_env=KEY_ENV, config={"concurrency": 0})
     with pytest.raises(ValueError, match="placeholder"):
         make_llm_judge("openai", api_key_env=KEY_ENV, template="no placeholders")
 
 
 def test_factory_uses_config_and_arguments(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "EMPTY")
-    cfg = {"defaults": {"concurrency": 7, "cache_dir": None},
-           "providers": {"openai": {"model": "qwen3-4b", "base_url": "http://127.0.0.1:9/v1", "max_retries": 1}}}
+    cfg = {"concurrency": 7, "cache_dir": None, "max_retries": 5,
+           "openai": {"model": "qwen3-4b", "base_url": "http://127.0.0.1:9/v1", "max_retries": 1}}
     j = make_llm_judge("openai", config=cfg)
     s = j.settings()
     assert (s["model"], s["base_url"], s["concurrency"], s["max_retries"], s["cache_dir"]) == (
@@ -566,11 +566,12 @@ def test_config_file_matches_builtins_and_loads() -> None:
 
 def test_partial_config_file_is_merged(tmp_path: Path) -> None:
     p = tmp_path / "fb.yaml"
-    p.write_text("defaults:\n  timeout_s: 5\nproviders:\n  anthropic:\n    model: claude-x\n")
+    p.write_text("timeout_s: 5\nanthropic:\n  model: claude-x\n")
     cfg = load_fallback_config(p)
-    assert cfg["defaults"]["timeout_s"] == 5 and cfg["defaults"]["max_retries"] == 3
-    assert cfg["providers"]["anthropic"]["model"] == "claude-x"
-    assert cfg["providers"]["openai"]["model"] == BUILTIN_CONFIG["providers"]["openai"]["model"]
+    assert cfg["timeout_s"] == 5 and cfg["max_retries"] == 3
+    assert cfg["anthropic"] == {**BUILTIN_CONFIG["anthropic"], "model": "claude-x"}
+    assert cfg["openai"] == BUILTIN_CONFIG["openai"]
+    assert resolve_settings("anthropic", cfg)["timeout_s"] == 5
     p.write_text("- a list\n")
     with pytest.raises(ValueError):
         load_fallback_config(p)
@@ -584,6 +585,16 @@ def test_partial_config_file_is_merged(tmp_path: Path) -> None:
 def test_live_provider(provider: str, tmp_path: Path) -> None:
     if not os.environ.get(f"{provider.upper()}_API_KEY"):
         pytest.skip(f"{provider.upper()}_API_KEY not set")
-    judge = make_llm_judge(provider, config={"defaults": {"cache_dir": str(tmp_path)}})
+    judge = make_llm_judge(provider, config={**load_fallback_config(), "cache_dir": str(tmp_path)})
     assert judge.judge("What is 6 times 7?", "42", "6*7 = 42. The answer is 42.").correct is True
     assert judge.judge("What is 6 times 7?", "42", "6*7 = 48. The answer is 48.").correct is False
+
+
+def test_verifier_factory_builds_the_llm_judge(server: FakeLLMServer) -> None:
+    """The path the verifier takes: make_fallback(name, config=...) with flat settings."""
+    from verifier_runtime.fallback import make_fallback
+
+    fb = make_fallback("anthropic", config={"base_url": server.anthropic_base_url, "api_key_env": KEY_ENV,
+                                            "model": "fake-claude", "cache_dir": None})
+    assert isinstance(fb, LLMJudge) and fb.name == "anthropic:fake-claude"
+    assert fb.judge("q", "5", "so 5").correct is True and server.count("/v1/messages") == 1

@@ -56,36 +56,33 @@ REASK_MESSAGE = (
 )
 
 # Built-in settings: what applies when configs/fallback.yaml is absent (an installed wheel)
-# and what a partial file is merged over. Keep in step with configs/fallback.yaml.
+# and what a partial file is merged over. Keep in step with configs/fallback.yaml. Top-level
+# values are shared defaults; a provider's section holds what is specific to it and wins.
 BUILTIN_CONFIG: dict[str, Any] = {
-    "defaults": {
-        "temperature": 0.0,
-        "max_tokens": 1024,
-        "timeout_s": 60.0,
-        "max_retries": 3,
-        "backoff_base_s": 1.0,
-        "backoff_max_s": 30.0,
-        "seed": 0,
-        "concurrency": 4,
-        "unparseable": "incorrect",
-        "cache_dir": "data/cache/llm",
+    "temperature": 0.0,
+    "max_tokens": 1024,
+    "timeout_s": 60.0,
+    "max_retries": 3,
+    "backoff_base_s": 1.0,
+    "backoff_max_s": 30.0,
+    "seed": 0,
+    "concurrency": 4,
+    "unparseable": "incorrect",
+    "cache_dir": "data/cache/llm",
+    "openai": {
+        "model": "gpt-4o-mini",
+        "base_url": None,
+        "api_key_env": "OPENAI_API_KEY",
+        "token_param": "max_tokens",
     },
-    "providers": {
-        "openai": {
-            "model": "gpt-4o-mini",
-            "base_url": None,
-            "api_key_env": "OPENAI_API_KEY",
-            "token_param": "max_tokens",
-        },
-        "anthropic": {
-            "model": "claude-3-5-haiku-latest",
-            "base_url": None,
-            "api_key_env": "ANTHROPIC_API_KEY",
-        },
+    "anthropic": {
+        "model": "claude-3-5-haiku-latest",
+        "base_url": None,
+        "api_key_env": "ANTHROPIC_API_KEY",
     },
 }
 SETTING_KEYS: frozenset[str] = frozenset(
-    {"model", "base_url", "api_key_env", "token_param", *BUILTIN_CONFIG["defaults"]}
+    {"model", "base_url", "api_key_env", "token_param", *(k for k in BUILTIN_CONFIG if k not in PROVIDERS)}
 )
 
 
@@ -352,11 +349,12 @@ def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def load_fallback_config(path: str | os.PathLike[str] = DEFAULT_CONFIG_PATH) -> dict[str, Any]:
-    """Read the fallback settings (``defaults`` and ``providers.<name>``) merged over the built-ins.
+    """Read the fallback settings merged over the built-ins.
 
-    A relative path is looked up in the working directory, then in the repository. When the
-    default file is absent (an installed package) the built-in settings are returned; a path
-    given explicitly must exist.
+    The result holds shared defaults at the top level and one section per provider
+    (``openai``, ``anthropic``). A relative path is looked up in the working directory, then
+    in the repository. When the default file is absent (an installed package) the built-in
+    settings are returned; a path given explicitly must exist.
     """
     p = Path(path)
     candidates = [p] if p.is_absolute() else [p, _REPO_ROOT / p]
@@ -369,18 +367,27 @@ def load_fallback_config(path: str | os.PathLike[str] = DEFAULT_CONFIG_PATH) -> 
         data = yaml.safe_load(fh) or {}
     if not isinstance(data, Mapping):
         raise ValueError(f"{found}: the fallback config must be a mapping")
-    for section in ("defaults", "providers"):
-        if section in data and not isinstance(data[section], Mapping | None):
-            raise ValueError(f"{found}: '{section}' must be a mapping")
-    return _merge(BUILTIN_CONFIG, {k: v for k, v in data.items() if v is not None})
+    for name in PROVIDERS:
+        if not isinstance(data.get(name) or {}, Mapping):
+            raise ValueError(f"{found}: the '{name}' section must be a mapping")
+    return _merge(BUILTIN_CONFIG, {k: v for k, v in data.items() if not (k in PROVIDERS and v is None)})
 
 
 def resolve_settings(provider: str, config: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The settings for ``provider``: its section over ``defaults`` over the built-ins."""
+    """The flat settings for ``provider``: built-ins, then ``config``'s top-level values, then its
+    ``provider`` section. ``config`` defaults to :func:`load_fallback_config`; a flat dict of
+    settings (no sections) works too. Unknown keys raise ``ValueError`` (typos surface)."""
     if provider not in PROVIDERS:
         raise ValueError(f"unknown LLM provider {provider!r}: use one of {PROVIDERS}")
-    cfg = load_fallback_config() if config is None else _merge(BUILTIN_CONFIG, config)
-    settings = {**(cfg.get("defaults") or {}), **((cfg.get("providers") or {}).get(provider) or {})}
+    cfg = load_fallback_config() if config is None else config
+    if not isinstance(cfg, Mapping):
+        raise ValueError("the fallback config must be a mapping")
+    section = cfg.get(provider) or {}
+    if not isinstance(section, Mapping):
+        raise ValueError(f"the '{provider}' section of the fallback config must be a mapping")
+    builtin = {k: v for k, v in BUILTIN_CONFIG.items() if k not in PROVIDERS}
+    top = {k: v for k, v in cfg.items() if k not in PROVIDERS}
+    settings = {**builtin, **BUILTIN_CONFIG[provider], **top, **section}
     unknown = sorted(set(settings) - SETTING_KEYS)
     if unknown:
         raise ValueError(f"unknown fallback setting(s) for {provider}: {unknown}; known: {sorted(SETTING_KEYS)}")
@@ -398,7 +405,7 @@ def make_llm_judge(
 ) -> LLMJudge:
     """Build the LLM judge for ``provider`` (``"openai"`` or ``"anthropic"``).
 
-    Arguments override the provider's section of ``config`` (default: :func:`load_fallback_config`).
+    Arguments override ``config`` (default: :func:`load_fallback_config`; see :func:`resolve_settings`).
     ``base_url`` points the OpenAI provider at any compatible server (vLLM, Ollama, llama.cpp).
     The API key is read from the environment variable ``api_key_env`` (``OPENAI_API_KEY`` /
     ``ANTHROPIC_API_KEY`` by default); a missing key raises ``RuntimeError`` naming it.
