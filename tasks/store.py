@@ -134,11 +134,16 @@ class Store:
         with self._lock:
             return self.con.cursor()
 
+    def _scalar(self, sql: str) -> Any:
+        """One value from a query, fully fetched (DuckDB refuses new work on unfinished results)."""
+        rows = self.con.execute(sql).fetchall()
+        return rows[0][0] if rows else None
+
     def _create_tables(self) -> None:
         con = self._con
         assert con is not None
         con.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER, created_at TIMESTAMP)")
-        if con.execute("SELECT count(*) FROM schema_version").fetchone()[0] == 0:
+        if self._scalar("SELECT count(*) FROM schema_version") == 0:
             con.execute("INSERT INTO schema_version VALUES (?, ?)", [SCHEMA_VERSION, datetime.now(UTC)])
         for name, cols in TABLES.items():
             body = ", ".join(f'"{c}" {t}' for c, t in cols.items())
@@ -146,16 +151,16 @@ class Store:
 
     def _check_version(self) -> None:
         try:
-            row = self.con.execute("SELECT max(version) FROM schema_version").fetchone()
+            version = self._scalar("SELECT max(version) FROM schema_version")
         except duckdb.CatalogException as exc:
             raise StoreError(f"{self.path}: not an AutoVerifier store (no schema_version table)") from exc
-        if row is None or row[0] != SCHEMA_VERSION:
-            raise StoreError(f"{self.path}: schema version {row and row[0]}, this code needs {SCHEMA_VERSION}")
+        if version != SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: schema version {version}, this code needs {SCHEMA_VERSION}")
 
     @property
     def schema_version(self) -> int:
         with self._lock:
-            return int(self.con.execute("SELECT max(version) FROM schema_version").fetchone()[0])
+            return int(self._scalar("SELECT max(version) FROM schema_version"))
 
     # ------------------------------------------------------------------ generic write/read
     def insert(self, table: str, rows: Iterable[dict[str, Any]] | pl.DataFrame, *, replace: bool = False) -> int:
@@ -190,8 +195,7 @@ class Store:
         if table not in TABLES:
             raise StoreError(f"unknown table {table!r}")
         sql = f"SELECT * FROM {table}" + (f" WHERE {where}" if where else "")
-        with self._lock:
-            return self.con.execute(sql, list(params)).pl()
+        return self.query(sql, params)
 
     def rows(self, table: str, where: str = "", params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         """Rows of ``table`` as dicts, JSON columns decoded."""
@@ -203,15 +207,17 @@ class Store:
         return out
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> pl.DataFrame:
-        """Run read-only SQL and return a polars frame."""
+        """Run SQL and return the result as a polars frame (via Arrow)."""
         with self._lock:
-            return self.con.execute(sql, list(params)).pl()
+            rel = self.con.sql(sql, params=list(params) or None)
+            table = rel.to_arrow_table() if hasattr(rel, "to_arrow_table") else rel.arrow()
+        return pl.from_arrow(table)  # type: ignore[return-value]
 
     def count(self, table: str) -> int:
         if table not in TABLES:
             raise StoreError(f"unknown table {table!r}")
         with self._lock:
-            return int(self.con.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+            return int(self._scalar(f"SELECT count(*) FROM {table}"))
 
     # ------------------------------------------------------------------ examples
     def upsert_examples(self, examples: Iterable[Example]) -> int:
