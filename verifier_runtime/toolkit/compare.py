@@ -1,0 +1,260 @@
+"""The typed comparator: parse an answer into one kind, compare two answers of any kinds.
+
+``parse_answer`` tries a fixed cheap-first order: number, quantity (only when a unit is
+written), matrix / interval / set / tuple (only when brackets, a union or an inequality
+suggest it), equation (one ``=``), expression; plain words are kind ``"text"``.
+``compare_answers`` returns a :class:`Comparison` whose ``equal`` is ``True``/``False`` when
+decided and ``None`` when not (kinds that do not meet, limits, undecidable algebra); the
+verdict policy (tolerances, what to do with ``None``) belongs to the calling module.
+
+>>> answers_equivalent("0.5", "\\\\frac{1}{2}").equal
+True
+>>> answers_equivalent("\\\\sqrt{2}", "1.414").equal, answers_equivalent("\\\\sqrt{2}", "1.414", rel_tol=1e-3).equal
+(False, True)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from verifier_runtime.limits import MAX_ANSWER_CHARS
+from verifier_runtime.toolkit.latex import (
+    equations_equal,
+    expressions_equal,
+    parse_equation,
+    parse_expression,
+    values_equal,
+)
+from verifier_runtime.toolkit.numbers import Number, numbers_close, parse_number
+from verifier_runtime.toolkit.structures import (
+    Collection,
+    Equation,
+    Matrix,
+    collections_equal,
+    elements_equal,
+    interval_sets_equal,
+    matrices_equal,
+    parse_collection,
+    parse_interval_set,
+    parse_matrix,
+    tuple_as_interval,
+)
+from verifier_runtime.toolkit.units import (
+    Quantity,
+    compare_quantity_to_number,
+    has_unit,
+    parse_quantity,
+    quantities_equal,
+)
+
+__all__ = [
+    "ANSWER_KINDS",
+    "Answer",
+    "Comparison",
+    "parse_answer",
+    "compare_answers",
+    "answers_equivalent",
+    "interpretations",
+]
+
+ANSWER_KINDS = ("number", "quantity", "expression", "equation", "interval", "set", "tuple", "matrix", "text")
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A parsed answer. ``value`` by kind: Number, Quantity, sympy expression, Equation,
+    IntervalSet, Collection (set/tuple), Matrix, or the normalised string (text)."""
+
+    kind: str
+    value: object
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Outcome of comparing two answers: ``equal`` is ``None`` when undecided; ``detail`` is a short reason code."""
+
+    equal: bool | None
+    kind: str
+    detail: str
+
+
+_BRACKET_START = re.compile(r"^\s*(?:\\left\s*)?(?:[(\[]|\\\{|\\lbrace|\\langle|\u27e8)")
+_SET_WORDS = re.compile(r"\\cup|\u222a|\\emptyset|\\varnothing|\u2205|\\mathbb\s*\{?R|\u211d")
+_INEQ = re.compile(r"<|>|\\le|\\ge|\\lt|\\gt|\u2264|\u2265")
+_WRAPPERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
+
+
+def _strip(s: str) -> str:
+    t = s.strip()
+    for left, right in _WRAPPERS:
+        if len(t) >= len(left) + len(right) and t.startswith(left) and t.endswith(right):
+            t = t[len(left) : len(t) - len(right)].strip()
+    return t
+
+
+def _top_level_comma(t: str) -> bool:
+    depth = 0
+    for ch in t:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            return True
+    return False
+
+
+def parse_answer(s: object) -> Answer | None:
+    """Parse ``s`` into a typed :class:`Answer`; ``None`` for empty, oversized or unparseable input."""
+    if not isinstance(s, str) or len(s) > MAX_ANSWER_CHARS or "\x00" in s:
+        return None
+    try:
+        return _parse_answer(s)
+    except (ValueError, TypeError, RecursionError, AttributeError, ArithmeticError):
+        return None
+
+
+def _parse_answer(s: str) -> Answer | None:
+    t = _strip(s)
+    if not t:
+        return None
+    n = parse_number(t)
+    if n is not None:
+        return Answer("number", n, s)
+    if has_unit(t):
+        q = parse_quantity(t)
+        if q is not None:
+            return Answer("quantity", q, s)
+    if t.startswith("\\begin") or t.startswith("\\left(\\begin") or t.startswith("\\left[\\begin"):
+        m = parse_matrix(t)
+        if m is not None:
+            return Answer("matrix", m, s)
+    bracketed = bool(_BRACKET_START.match(t))
+    if bracketed or _top_level_comma(t) or _SET_WORDS.search(t):
+        c = parse_collection(t)
+        if c is not None:
+            return Answer("set" if c.bracket in ("{", "") else "tuple", c, s)
+    if bracketed or _SET_WORDS.search(t) or _INEQ.search(t):
+        iv = parse_interval_set(t)
+        if iv is not None:
+            return Answer("interval", iv, s)
+    if t.count("=") == 1:
+        eq = parse_equation(t)
+        if eq is not None:
+            return Answer("equation", Equation(eq[0], eq[1], t), s)
+    e = parse_expression(t)
+    if e is not None:
+        return Answer("expression", e, s)
+    if re.search(r"[A-Za-z]", t):
+        return Answer("text", _normal_text(t), s)
+    return None
+
+
+def _normal_text(t: str) -> str:
+    t = re.sub(r"\\(?:text|mathrm|textbf|mathbf)\{([^{}]*)\}", r"\1", t)
+    return re.sub(r"\s+", " ", t).strip().rstrip(".").casefold()
+
+
+def interpretations(answer: Answer) -> tuple[str, ...]:
+    """Every kind ``answer`` can be read as: ``(0, 1)`` is both a ``"tuple"`` and an ``"interval"``."""
+    if answer.kind == "tuple" and isinstance(answer.value, Collection) and tuple_as_interval(answer.value):
+        return ("tuple", "interval")
+    return (answer.kind,)
+
+
+def _cmp(equal: bool | None, kind: str, detail: str) -> Comparison:
+    return Comparison(equal, kind, detail if equal is not None else (detail if ":" in detail else "undecidable"))
+
+
+def compare_answers(a: Answer, b: Answer, *, rel_tol: float = 0.0, abs_tol: float = 0.0) -> Comparison:
+    """Compare two answers; kinds that cannot meet give ``equal=None`` with detail ``"kind_mismatch"``."""
+    try:
+        return _compare(a, b, rel_tol, abs_tol)
+    except (ValueError, TypeError, RecursionError, AttributeError, ArithmeticError):
+        return Comparison(None, getattr(a, "kind", "?"), "error")
+
+
+def _tol_detail(prefix: str, rel_tol: float, abs_tol: float) -> str:
+    return f"{prefix}:{'rel_tol' if rel_tol else 'abs_tol'}" if (rel_tol or abs_tol) else f"{prefix}:exact"
+
+
+def _compare(a: Answer, b: Answer, rel_tol: float, abs_tol: float) -> Comparison:
+    if not isinstance(a, Answer) or not isinstance(b, Answer):
+        return Comparison(None, "", "unparsed")
+    ka, kb = a.kind, b.kind
+    if ka == kb and _strip(a.text) == _strip(b.text) and ka != "text":
+        return Comparison(True, ka, "identical")
+    if ka == kb:
+        return _same_kind(a, b, rel_tol, abs_tol)
+    kinds = {ka, kb}
+    if kinds == {"number", "expression"}:
+        r = values_equal(a.value, b.value, rel_tol=rel_tol, abs_tol=abs_tol)
+        return _cmp(r, "number", _tol_detail("number_expr", rel_tol, abs_tol))
+    if kinds == {"number", "quantity"}:
+        q, n = (a.value, b.value) if ka == "quantity" else (b.value, a.value)
+        r = compare_quantity_to_number(q, n, rel_tol=max(rel_tol, 1e-12))
+        return _cmp(r, "quantity", "quantity:dimensionless" if r is not None else "quantity:bare_number")
+    if kinds == {"tuple", "interval"}:
+        r = elements_equal(a.value, b.value, rel_tol=rel_tol, abs_tol=abs_tol)
+        return _cmp(r, "interval", "interval:tuple_as_interval")
+    if kinds == {"set", "tuple"}:
+        r = collections_equal(a.value, b.value, rel_tol=rel_tol, abs_tol=abs_tol)
+        return _cmp(r, "set", "set:elementwise" if r is not None else "set:order_ambiguous")
+    return Comparison(None, f"{ka}/{kb}", "kind_mismatch")
+
+
+def _same_kind(a: Answer, b: Answer, rel_tol: float, abs_tol: float) -> Comparison:
+    k = a.kind
+    va: Any = a.value
+    vb: Any = b.value
+    if k == "number":
+        if isinstance(va, Number) and isinstance(vb, Number) and va.value == vb.value:
+            return Comparison(True, k, "number:exact")
+        if rel_tol or abs_tol:
+            return Comparison(numbers_close(va, vb, rel_tol=rel_tol, abs_tol=abs_tol), k, _tol_detail("number", rel_tol, abs_tol))
+        return Comparison(False, k, "number:exact")
+    if k == "quantity":
+        if isinstance(va, Quantity) and isinstance(vb, Quantity) and va.dimensionality != vb.dimensionality:
+            return Comparison(None, k, "quantity:dimension_mismatch")
+        r = quantities_equal(va, vb, rel_tol=rel_tol, abs_tol=abs_tol)
+        return _cmp(r, k, "quantity:converted")
+    if k == "expression":
+        if va == vb:
+            return Comparison(True, k, "expr:structural")
+        r = expressions_equal(va, vb, rel_tol=rel_tol, abs_tol=abs_tol)
+        return _cmp(r, k, "expr:numeric")
+    if k == "equation":
+        r = equations_equal((va.lhs, va.rhs), (vb.lhs, vb.rhs))
+        return _cmp(r, k, "equation:proportional")
+    if k == "interval":
+        r = interval_sets_equal(va, vb, rel_tol=rel_tol, abs_tol=abs_tol)
+        return _cmp(r, k, "interval:normalised")
+    if k in ("set", "tuple"):
+        r = collections_equal(va, vb, rel_tol=rel_tol, abs_tol=abs_tol)
+        pair = k == "tuple" and len(va.items) == 2
+        if pair and r is True and va.bracket != vb.bracket and {va.bracket, vb.bracket} <= {"(", "["}:
+            # (0, 1) vs [0, 1]: as pairs they agree, as intervals they do not
+            return Comparison(None, k, "tuple:bracket_ambiguous")
+        return _cmp(r, k, f"{k}:elementwise")
+    if k == "matrix":
+        if isinstance(va, Matrix) and isinstance(vb, Matrix) and va.is_determinant != vb.is_determinant:
+            return Comparison(None, k, "matrix:determinant_vs_matrix")
+        r = matrices_equal(va, vb, rel_tol=rel_tol, abs_tol=abs_tol)
+        return _cmp(r, k, "matrix:elementwise")
+    if k == "text":
+        if va == vb:
+            return Comparison(True, k, "text:exact")
+        return Comparison(None, k, "text:differ")
+    return Comparison(None, k, "undecidable")
+
+
+def answers_equivalent(a: str, b: str, *, rel_tol: float = 0.0, abs_tol: float = 0.0) -> Comparison:
+    """Parse both strings and compare them; ``equal=None`` with detail ``"unparsed"`` if either fails."""
+    pa, pb = parse_answer(a), parse_answer(b)
+    if pa is None or pb is None:
+        return Comparison(None, (pa or pb).kind if (pa or pb) else "", "unparsed")
+    return compare_answers(pa, pb, rel_tol=rel_tol, abs_tol=abs_tol)
+

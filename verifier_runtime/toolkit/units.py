@@ -1,0 +1,292 @@
+"""Quantities with units: parsing (plain, LaTeX, siunitx), conversion and comparison with pint.
+
+One pint ``UnitRegistry`` is shared by the process, created lazily under a lock (creating it
+costs about a second, so a long-running caller may call :func:`preload_units` once at start).
+A unit is only handed to pint after a cheap lexical check: every word must be a unit pint
+knows, and single letters are accepted only from a short list (``m``, ``g``, ``s``, ``K``...),
+so ``3x`` or ``2a`` never read as quantities. Every public function returns ``None`` instead
+of raising.
+
+Offset temperatures: ``25 °C`` is an absolute temperature (equal to ``298.15 K``). A
+temperature *difference* written in degrees Celsius is compared with
+``quantities_equal(..., temperature_difference=True)``, which reads °C/°F as kelvin-sized
+(Rankine-sized) steps.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from verifier_runtime.limits import MAX_ANSWER_CHARS
+from verifier_runtime.toolkit.numbers import Number, parse_number
+
+__all__ = [
+    "Quantity",
+    "preload_units",
+    "parse_quantity",
+    "quantities_equal",
+    "convert",
+    "compare_quantity_to_number",
+    "has_unit",
+]
+
+_LOCK = threading.Lock()
+_UREG: Any = None
+_FAILED = False
+
+#: Single-letter units accepted; other single letters (a=year, c=speed of light, C, F...) are too ambiguous.
+SINGLE_LETTER_UNITS = frozenset("mgshKALNJWVTM")
+_MAX_UNIT_EXPONENT = 6
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A magnitude with a unit. ``unit`` is pint's canonical unit string (``"kilometer / hour"``)."""
+
+    magnitude: Fraction | float
+    unit: str
+    dimensionality: str
+    text: str = ""
+
+    @property
+    def is_angle(self) -> bool:
+        return self.unit in ("degree", "radian", "arcminute", "arcsecond", "gradian", "turn")
+
+
+def _registry() -> Any:
+    """The shared pint registry (created once, thread-safe); ``None`` if pint is unavailable."""
+    global _UREG, _FAILED
+    if _UREG is not None or _FAILED:
+        return _UREG
+    with _LOCK:
+        if _UREG is None and not _FAILED:
+            try:
+                import pint
+
+                _UREG = pint.UnitRegistry()
+            except Exception:  # noqa: BLE001 - a broken optional dependency must not crash the runtime
+                _FAILED = True
+    return _UREG
+
+
+def preload_units() -> bool:
+    """Create the shared registry now (about a second); returns whether pint is available."""
+    return _registry() is not None
+
+
+# --- normalisation -------------------------------------------------------------------------------
+
+_WRAP = re.compile(r"\\(?:mathrm|text|textrm|mathit|operatorname|rm|unit)\s*\{([^{}]*)\}")
+_SI = re.compile(r"\\(?:SI|qty|SIrange)\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_SI_UNIT = re.compile(r"\\si\s*\{([^{}]*)\}")
+_SIUNITX = {
+    "meter": "m", "metre": "m", "gram": "g", "kilogram": "kg", "second": "s", "kelvin": "K",
+    "ampere": "A", "mole": "mol", "candela": "cd", "newton": "N", "joule": "J", "watt": "W",
+    "pascal": "Pa", "hertz": "Hz", "volt": "V", "ohm": "ohm", "coulomb": "coulomb", "farad": "farad",
+    "tesla": "T", "liter": "L", "litre": "L", "degreeCelsius": "degC", "celsius": "degC", "electronvolt": "eV",
+    "kilo": "k", "milli": "m", "micro": "u", "nano": "n", "centi": "c", "mega": "M", "giga": "G", "pico": "p",
+    "minute": "min", "hour": "h", "day": "day", "degree": "degree", "radian": "rad", "percent": "%",
+    "per": "/", "squared": "^2", "cubed": "^3", "cubic": "", "square": "",
+}
+_NUM_PREFIX = re.compile(
+    r"^\s*(?P<num>[-+\u2212]?\s*(?:\d{1,3}(?:[, \u2009]\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+]?\d+)?"
+    r"(?:\s*(?:\\times|\\cdot|\u00d7|\*|x)\s*10\s*\^\s*(?:\{\s*[-+\u2212]?\d+\s*\}|[-+\u2212]?\d+))?)"
+    r"(?P<rest>.*)$",
+    re.S,
+)
+_FRAC_PREFIX = re.compile(r"^\s*(?P<num>-?\s*\\[dt]?frac\s*\{[^{}]*\}\s*\{[^{}]*\}|-?\d+\s*/\s*\d+)(?P<rest>.*)$", re.S)
+_UNIT_CHARS = re.compile(r"^[A-Za-z0-9_ */^().%\-]+$")
+_IDENT = re.compile(r"[A-Za-z_]+")
+
+
+def _latex_units(u: str) -> str:
+    for _ in range(3):
+        u = _WRAP.sub(r"\1", u)
+    u = re.sub(r"\\(?:,|;|:|!| |quad|qquad)|~", " ", u)
+    u = re.sub(r"(?:\^\s*\{?\s*\\circ\s*\}?|\\degree|\u00b0|\u2103)\s*C\b", " degC ", u)
+    u = u.replace("\u2103", " degC ")
+    u = re.sub(r"(?:\^\s*\{?\s*\\circ\s*\}?|\\degree|\u00b0)\s*F\b", " degF ", u)
+    u = re.sub(r"\^\s*\{?\s*\\circ\s*\}?|\\degree|\u00b0", " degree ", u)
+    u = re.sub(r"\\(?:mu|micro)\s*|\u00b5|\u03bc", "u", u)
+    u = re.sub(r"\\Omega|\u03a9|\u2126", "ohm", u)
+    u = re.sub(r"\\AA|\u00c5|\u212b", "angstrom", u)
+    u = re.sub(r"\\(?:cdot|times)|\u00b7|\u22c5|\u00d7", "*", u)
+    u = u.replace("\\%", "%").replace("\\left", "").replace("\\right", "")
+    u = re.sub(r"\^\s*\{\s*([-+\u2212]?\s*\d+)\s*\}", lambda m: "^" + m.group(1).replace(" ", ""), u)
+    u = u.replace("\u2212", "-").replace("\u00b2", "^2").replace("\u00b3", "^3")
+    u = re.sub(r"\{([^{}]*)\}", r"(\1)", u)
+    return u.strip()
+
+
+def _siunitx(m: re.Match[str]) -> str:
+    return f"{m.group(1)} {_si_words(m.group(2))}"
+
+
+def _si_words(u: str) -> str:
+    def word(w: re.Match[str]) -> str:
+        return _SIUNITX.get(w.group(1), w.group(1)) + " "
+
+    u = re.sub(r"\\([A-Za-z]+)\s*", word, u)
+    u = re.sub(r"\b([kmunpcMG])\s+(?=[A-Za-z])", r"\1", u)  # prefix words glue to their unit
+    u = re.sub(r"\s*\^(\d)", r"^\1", u)
+    return u.strip()
+
+
+def _unit_string(u: str) -> str | None:
+    """A unit text as a pint expression, or ``None`` when it does not look like units."""
+    u = u.strip().rstrip(".").strip()
+    if not u or len(u) > 80 or not _UNIT_CHARS.match(u):
+        return None
+    u = re.sub(r"\s*([*/^()])\s*", r"\1", u)
+    u = re.sub(r"(?<=[A-Za-z0-9)])\s+(?=[A-Za-z(])", "*", u)
+    u = u.replace("**", "^")
+    if " " in u or "--" in u:
+        return None
+    for e in re.findall(r"\^\(?(-?\d+(?:\.\d+)?)", u):
+        if abs(float(e)) > _MAX_UNIT_EXPONENT:
+            return None
+    idents = _IDENT.findall(u)
+    if not idents:
+        return "%" if u == "%" else None
+    for ident in idents:
+        if len(ident) == 1 and ident not in SINGLE_LETTER_UNITS:
+            return None
+    return u.replace("^", "**")
+
+
+def has_unit(s: object) -> bool:
+    """Cheap check (no pint): does ``s`` look like a number followed by a unit?"""
+    split = _split(s) if isinstance(s, str) and len(s) <= MAX_ANSWER_CHARS else None
+    return split is not None
+
+
+def _split(s: str) -> tuple[Number, str] | None:
+    if "\x00" in s:
+        return None
+    t = s.strip()
+    for left, right in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")):
+        if t.startswith(left) and t.endswith(right) and len(t) >= len(left) + len(right):
+            t = t[len(left) : len(t) - len(right)].strip()
+    t = _SI.sub(_siunitx, t)
+    t = _SI_UNIT.sub(lambda m: " " + _si_words(m.group(1)), t)
+    t = re.sub(r"^[A-Za-z](?:_\{?\w+\}?)?\s*=\s*", "", t)  # "v = 3 m/s"
+    t = re.sub(r"\\(?:,|;|:|!| )|~", " ", t)
+    m = _FRAC_PREFIX.match(t) or _NUM_PREFIX.match(t)
+    if not m or not m.group("num").strip() or not m.group("rest").strip():
+        return None
+    num = parse_number(m.group("num").strip())
+    if num is None:
+        return None
+    unit = _unit_string(_latex_units(m.group("rest")))
+    if unit is None or unit == "%":
+        return None
+    return num, unit
+
+
+# --- public API ----------------------------------------------------------------------------------
+
+
+def _make(magnitude: Fraction | float, q: Any, text: str) -> Quantity:
+    return Quantity(magnitude, str(q.units), str(q.dimensionality), text)
+
+
+def parse_quantity(s: object) -> Quantity | None:
+    """``"12 cm"``, ``"9.8\\,\\mathrm{m/s^2}"``, ``"\\SI{5}{\\meter}"``, ``"25 °C"`` ... as a Quantity, else ``None``.
+
+    A bare number (no unit) is not a quantity. The magnitude stays an exact Fraction.
+    """
+    if not isinstance(s, str) or not s.strip() or len(s) > MAX_ANSWER_CHARS:
+        return None
+    try:
+        split = _split(s)
+        if split is None:
+            return None
+        num, unit = split
+        ureg = _registry()
+        if ureg is None:
+            return None
+        units = ureg.parse_units(unit)
+        q = ureg.Quantity(1, units)
+        return _make(num.value, q, s)
+    except Exception:  # noqa: BLE001 - pint raises many error types on odd unit text
+        return None
+
+
+def _pint(q: Quantity, *, difference: bool = False) -> Any:
+    ureg = _registry()
+    unit = q.unit
+    if difference:
+        unit = unit.replace("degree_Celsius", "delta_degree_Celsius").replace(
+            "degree_Fahrenheit", "delta_degree_Fahrenheit"
+        )
+    mag = float(q.magnitude)
+    return ureg.Quantity(mag, ureg.parse_units(unit))
+
+
+def convert(q: Quantity, unit: str) -> Quantity | None:
+    """``q`` expressed in ``unit`` (``None`` if the unit is unknown or dimensions differ)."""
+    try:
+        ureg = _registry()
+        if ureg is None or not isinstance(q, Quantity):
+            return None
+        target = _unit_string(_latex_units(unit)) or unit
+        out = _pint(q).to(ureg.parse_units(target))
+        return _make(float(out.magnitude), out, f"{out.magnitude} {out.units}")
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _close(x: float, y: float, rel_tol: float, abs_tol: float) -> bool:
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return False
+    return math.isclose(x, y, rel_tol=max(rel_tol, 1e-12), abs_tol=abs_tol)
+
+
+def quantities_equal(
+    a: Quantity, b: Quantity, *, rel_tol: float = 1e-6, abs_tol: float = 0.0, temperature_difference: bool = False
+) -> bool | None:
+    """Equal after converting both to base units, within ``rel_tol`` (floor 1e-12).
+
+    ``None`` when the dimensionalities differ (``5 N`` vs ``5 kg``: not the same kind of
+    quantity; the caller decides), or when either side is not a Quantity.
+    """
+    try:
+        if not isinstance(a, Quantity) or not isinstance(b, Quantity):
+            return None
+        if a.dimensionality != b.dimensionality:
+            return None
+        if a.unit == b.unit:
+            return _close(float(a.magnitude), float(b.magnitude), rel_tol, abs_tol) or a.magnitude == b.magnitude
+        qa = _pint(a, difference=temperature_difference).to_base_units()
+        qb = _pint(b, difference=temperature_difference).to_base_units()
+        return _close(float(qa.magnitude), float(qb.magnitude), rel_tol, abs_tol)
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def compare_quantity_to_number(
+    q: Quantity, n: Number, requested_unit: str | None = None, *, rel_tol: float = 1e-6
+) -> bool | None:
+    """Compare a quantity with a bare number.
+
+    With ``requested_unit`` (the unit the question asks for), ``q`` is converted to it and its
+    magnitude compared with ``n``. Without it, only dimensionless non-angle quantities compare
+    (``50 %`` is 0.5); anything else is ``None``: a bare number has no unit to compare.
+    """
+    try:
+        if not isinstance(q, Quantity) or not isinstance(n, Number):
+            return None
+        if requested_unit:
+            c = convert(q, requested_unit)
+            return None if c is None else _close(float(c.magnitude), float(n.value), rel_tol, 0.0)
+        if q.dimensionality != "dimensionless" or q.is_angle:
+            return None
+        base = _pint(q).to_base_units()
+        return _close(float(base.magnitude), float(n.value), rel_tol, 0.0)
+    except Exception:  # noqa: BLE001
+        return None
