@@ -104,6 +104,8 @@ class LLMJudge:
       returns ``cached=True`` and sends no request.
     """
 
+    local = False  # a remote judge: bounded by its own time-outs, not by the verifier's call budget
+
     def __init__(
         self,
         adapter: ProviderAdapter,
