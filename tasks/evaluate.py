@@ -82,7 +82,7 @@ class EvalConfig:
     llm: dict[str, Any] | None = None  # {"provider": "openai"|"anthropic", ...fallback_config}
     workers: int = 4
     limit: int | None = None
-    db: str | None = "data/eval.duckdb"
+    db: str | None = "data/autoverifier.duckdb"
     json_path: str | None = None
     math_verify: dict[str, Any] = field(
         default_factory=lambda: {"parsing_timeout": 5, "timeout_seconds": 5, "float_rounding": 6}
@@ -519,11 +519,16 @@ def result_rows(run_id: str, results: Iterable[ExampleResult]) -> list[dict[str,
 
 
 def store_results(db_path: str | os.PathLike[str], run_id: str, results: Sequence[ExampleResult]) -> int:
-    """Write a run's per-example results to the store's ``eval_results`` (replacing that run's rows)."""
+    """Write per-example results to the store's ``eval_results``.
+
+    Rows of the same run and benchmark written before are replaced, so a run can be stored
+    benchmark by benchmark and a repeated write does not duplicate.
+    """
     from tasks.store import Store
 
     with Store(db_path) as st:
-        st.con.execute("DELETE FROM eval_results WHERE run_id = ?", [run_id])
+        for bench in sorted({r.benchmark for r in results}):
+            st.con.execute("DELETE FROM eval_results WHERE run_id = ? AND benchmark = ?", [run_id, bench])
         return st.add_eval_results(result_rows(run_id, results))
 
 

@@ -211,3 +211,67 @@ def test_real_runtime_over_empty_release(tmp_path):
     assert vb["autoverifier"]["direct_coverage"] == 0.0
     assert data["artifact"]["version"] == "r0001"
     assert data["paired"]["all"]["autoverifier_vs_fallback_only"]["mean_diff"] == 0.0
+
+
+def _write_sample(path: Path, examples: list[Example]) -> None:
+    """Fixture examples in the shared samples' JSONL format."""
+    with path.open("w", encoding="utf-8") as f:
+        for e in examples:
+            f.write(json.dumps({"question": e.question, "answer": e.reference, "model_ans": e.response,
+                                "gold_ans": "[Correct]" if e.label else "[Incorrect]",
+                                "question_type": e.meta["answer_type"], "source": "fixture"}) + "\n")
+
+
+@pytest.fixture(scope="session")
+def prefect_harness():
+    from prefect.testing.utilities import prefect_test_harness
+
+    with prefect_test_harness(server_startup_timeout=120):
+        yield
+
+
+def test_evaluate_flow_publishes_artifacts(prefect_harness, tmp_path):
+    import asyncio
+
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
+
+    from flows.evaluate import evaluate as evaluate_flow
+
+    roots = {}
+    for name, exs in SETS.items():
+        _write_sample(tmp_path / f"{name}.jsonl", exs)
+        roots[name] = str(tmp_path / f"{name}.jsonl")
+    cfg = tmp_path / "eval.yaml"
+    cfg.write_text(json.dumps({
+        "benchmarks": list(SETS), "benchmark_roots": roots, "artifact": None, "fallback": "offline",
+        "verifiers": ["autoverifier", "fallback_only", "math_verify"], "decontamination": False,
+        "db": str(tmp_path / "flow.duckdb"), "json": str(tmp_path / "flow.json"), "workers": 2,
+    }))
+    report = evaluate_flow(config_path=str(cfg), run_id="flow-run")
+    assert set(report["benchmarks"]) == set(SETS)
+    for per in report["benchmarks"].values():
+        assert set(per) == {"autoverifier", "fallback_only", "math_verify"}
+    assert report["data"]["verifybench"]["kind"] == "full release" and report["run"]["rows_stored"] == 3 * 8
+    assert json.loads((tmp_path / "flow.json").read_text())["macro"] == report["macro"]
+    # the flow's figures equal the pure runner's on the same examples
+    direct = summarize(run_verifier("math_verify", MathVerifyBaseline(), "verifybench_hard", SETS["verifybench_hard"]))
+    assert report["benchmarks"]["verifybench_hard"]["math_verify"] == direct["benchmarks"]["verifybench_hard"][
+        "math_verify"]
+    _, rows = load_results(tmp_path / "flow.duckdb", "flow-run")
+    assert len(rows) == 24
+
+    async def artifacts():
+        async with get_client() as client:
+            return await client.read_artifacts(
+                artifact_filter=ArtifactFilter(key=ArtifactFilterKey(any_=["evaluation-summary",
+                                                                           "evaluation-accuracy"]))
+            )
+
+    arts = asyncio.run(artifacts())
+    by_key = {a.key: a for a in arts}
+    assert set(by_key) == {"evaluation-summary", "evaluation-accuracy"}
+    assert "verifybench_hard" in by_key["evaluation-summary"].data
+    table = by_key["evaluation-accuracy"].data
+    table = json.loads(table) if isinstance(table, str) else table
+    assert len(table) == 2 * 3
