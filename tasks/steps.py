@@ -121,6 +121,7 @@ class RoundContext:
     figures: dict[str, Any] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
     release: str | None = None
+    guidance: list[str] = field(default_factory=list)
     pool_report: dict[str, Any] = field(default_factory=dict)
 
 
@@ -339,7 +340,22 @@ def validate_task(key: str) -> int:
     accepted_keys: set[str] = set()
     seq = len(modules)
     for draft, cluster in ctx.drafts:
-        dkey = f"{draft.template}:{json.dumps(draft.params, sort_keys=True)}"
+        dkey = f"{draft.template}:{json.dumps(draft.params, sort_keys=True)}:{draft.source or ''}"
+        if draft.path == "guidance":
+            card = validate_guidance(ctx, draft, cluster)
+            if card["status"] == "accepted":
+                ctx.guidance.append(draft.guidance or "")
+                cards[draft.card_id] = card
+                ctx.accepted.append(card)
+            else:
+                ctx.rejected.append(card)
+            continue
+        if draft.decide is None:
+            why_not = draft.search.get("error") or f"policy: {draft.search.get('policy_violations')}"
+            ctx.rejected.append(card_record(draft, None, round_no=ctx.round_no, status="rejected",
+                                            stage="draft" if "error" in draft.search else "audit:static",
+                                            reason=str(why_not)[:500], cluster=cluster))
+            continue
         if dkey in accepted_keys:
             ctx.rejected.append(card_record(draft, None, round_no=ctx.round_no, status="rejected", stage="overlap",
                                             reason="duplicate of a card accepted earlier this round", cluster=cluster))
@@ -357,16 +373,16 @@ def validate_task(key: str) -> int:
             revision = int(json.loads(json.dumps(cards.get(modules[module_id][0].card_id, {}))).get("revision", 1)) + 1
         else:
             seq += 1
-            module_id = f"m{seq:03d}_{draft.template}"
+            module_id = f"m{seq:03d}_{draft.template or 'llm'}"
             revision = 1
-        group_base = GROUP_BASE.get(_group(draft.template), 500)
+        group_base = GROUP_BASE.get(draft_group(draft), 500)
         priority = modules[module_id][0].priority if v.revises else group_base + seq
-        desc = f"{draft.template.replace('_', ' ')} (learned in round {ctx.round_no}, cluster {draft.cluster_id})"
+        title = (draft.template or draft.search.get("card", {}).get("title", "llm rule")).replace("_", " ")
+        desc = f"{title} (learned in round {ctx.round_no}, cluster {draft.cluster_id})"
         why = (f"{v.reason}; cluster {draft.cluster_id} of {cluster['size']} "
                f"{cluster.get('kind', 'residual')} examples: {json.dumps(cluster.get('key_summary', {}), default=str)[:300]}")
-        source = render_module(draft.template, draft.params, module_id=module_id, priority=priority,
-                               card_id=draft.card_id, description=desc, why=why, support=support,
-                               counterexamples=counter, revision=revision)
+        source = module_source_for(draft, module_id=module_id, priority=priority, desc=desc, why=why,
+                                   support=support, counterexamples=counter, revision=revision)
         audit = {"passed": True, "stage": "skipped", "reason": "audit disabled in config"}
         if rc.audit:
             res = audit_module(source, cases=[], cpu_seconds=rc.audit_cpu_seconds, memory_mb=rc.audit_memory_mb)
@@ -384,13 +400,14 @@ def validate_task(key: str) -> int:
                                             cluster=cluster, audit=audit))
             continue
         # Promote: the module joins the cascade for the rest of this round's validations.
-        entry = ModuleEntry(module_id, _group(draft.template), priority, draft.card_id, desc)
+        entry = ModuleEntry(module_id, draft_group(draft), priority, draft.card_id, desc)
         if v.revises:
             old_card = modules[module_id][0].card_id
             if old_card in cards:
                 cards[old_card] = {**cards[old_card], "status": "retired", "reason": f"revised by {draft.card_id}"}
         modules[module_id] = (entry, source)
-        templates[module_id] = draft.template
+        if draft.template:
+            templates[module_id] = draft.template
         ctx.state.decisions[module_id] = v.decisions
         if not v.revises:
             order = sorted([*order, module_id], key=lambda m: (modules[m][0].priority, m))
@@ -408,10 +425,57 @@ def validate_task(key: str) -> int:
     return len(ctx.accepted)
 
 
-def _group(template: str | None) -> str:
+def draft_group(draft: Draft) -> str:
     from tasks.render import load_template
 
-    return load_template(template).group if template else "guidance"
+    if draft.template:
+        return load_template(draft.template).group
+    return str(draft.search.get("card", {}).get("group", "verdict_matching"))
+
+
+def module_source_for(draft: Draft, *, module_id: str, priority: int, desc: str, why: str, support: list[dict],
+                      counterexamples: list[dict], revision: int) -> str:
+    """The module file for an accepted draft: a rendered template, or the LLM's code wrapped."""
+    if draft.template:
+        return render_module(draft.template, draft.params, module_id=module_id, priority=priority,
+                             card_id=draft.card_id, description=desc, why=why, support=support,
+                             counterexamples=counterexamples, revision=revision)
+    from tasks.llm_draft import wrap_code
+
+    card = draft.search.get("card", {})
+    meta = {"id": module_id, "group": draft_group(draft), "priority": priority, "card_id": draft.card_id,
+            "description": desc, "drafter": draft.drafter, "revision": revision}
+    code = (draft.source or "").split('"""', 2)[-1].split("\n\n\nMODULE = ")[0]
+    return wrap_code(code, meta, doc=f"{desc}\n\n{card.get('comparison_procedure', '')}\n\nWhy: {why}",
+                     support=support, counterexamples=counterexamples)
+
+
+def validate_guidance(ctx: RoundContext, draft: Draft, cluster: dict) -> dict:
+    """Guidance cards: validated by replaying the LLM fallback with the guidance added.
+
+    Without an LLM fallback there is nothing to replay, so the card is kept as rejected with
+    that reason (the offline judge does not read guidance).
+    """
+    fb = ctx.state.fallback
+    if fb is None or getattr(fb, "local", False):
+        return card_record(draft, None, round_no=ctx.round_no, status="rejected", stage="guidance",
+                           reason="guidance needs an LLM fallback to be validated by replay", cluster=cluster)
+    idx = list(cluster["indices"]) + list(cluster.get("counterexamples", []))[:40]
+    guidance = (ctx.base.guidance + "\n\n" + (draft.guidance or "")).strip()
+    fixed = broken = 0
+    for i in idx:
+        x = ctx.state.triples[i]
+        before = ctx.state.fallback_verdict(i) == ctx.state.labels[i]
+        res = fb.judge(x.question, x.reference, x.response, guidance=guidance)
+        after = bool(res.correct) == ctx.state.labels[i]
+        fixed += after and not before
+        broken += before and not after
+    figs = {"guidance_replay": {"n": len(idx), "fixed": fixed, "broken": broken}}
+    ok = fixed >= ctx.cfg.construction.min_support and broken == 0
+    v = Validation(ok, "accepted" if ok else "guidance", f"guidance replay fixes {fixed} and breaks {broken} "
+                   f"of {len(idx)}", figs)
+    return card_record(draft, v, round_no=ctx.round_no, status="accepted" if ok else "rejected", stage=v.stage,
+                       reason=v.reason, cluster=cluster)
 
 
 @task(name="freeze", cache_policy=NO_CACHE)
@@ -439,7 +503,8 @@ def freeze_task(key: str) -> str:
         version = next_version(ctx.base.version)
         while (rb / "releases" / version).exists():
             version = next_version(version)
-        path = freeze_release(rb, ctx.base, modules, cards, ctx.base.guidance,
+        guidance = "\n\n".join(g for g in [ctx.base.guidance.strip(), *ctx.guidance] if g)
+        path = freeze_release(rb, ctx.base, modules, cards, guidance,
                               ctx.base.template or DEFAULT_TEMPLATE, provenance, version=version)
         ctx.release = path.name
     else:

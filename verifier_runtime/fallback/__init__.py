@@ -31,9 +31,9 @@ def make_fallback(name: str | Fallback | None, *, template: str | None = None,
         from verifier_runtime.fallback.llm import load_fallback_config, make_llm_judge
 
         cfg = load_fallback_config()
-        merged = {**cfg.get(name, {}), **{k: v for k, v in cfg.items() if not isinstance(v, dict)}}
-        merged.update(config or {})
-        return make_llm_judge(name, config=merged, template=template)
+        if config:  # caller's settings override the provider's section of configs/fallback.yaml
+            cfg = {**cfg, name: {**(cfg.get(name) or {}), **config}}
+        return make_llm_judge(name, config=cfg, template=template)
     raise ValueError(f"unknown fallback {name!r}; choose one of {', '.join(FALLBACK_NAMES)}")
 
 
