@@ -22,6 +22,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+__all__ = ["CACHE_SCHEMA", "JudgeCache", "cache_key"]
+
 CACHE_SCHEMA = 1
 
 

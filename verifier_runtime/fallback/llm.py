@@ -43,6 +43,11 @@ from verifier_runtime.fallback.providers import (
 )
 from verifier_runtime.types import FallbackResult
 
+__all__ = [
+    "BUILTIN_CONFIG", "LLMJudge", "PROVIDERS", "REASK_MESSAGE", "UNPARSEABLE_POLICIES",
+    "load_fallback_config", "make_llm_judge", "resolve_settings",
+]
+
 UnparseablePolicy = Literal["incorrect", "abstain", "retry"]
 UNPARSEABLE_POLICIES: tuple[str, ...] = ("incorrect", "abstain", "retry")
 PROVIDERS: tuple[str, ...] = ("openai", "anthropic")
@@ -416,7 +421,7 @@ def make_llm_judge(
     model = model or s.get("model")
     if not model:
         raise ValueError(f"no model configured for the {provider} fallback judge")
-    base_url = base_url if base_url is not None else s.get("base_url")
+    base_url = (base_url if base_url is not None else s.get("base_url")) or None
     env = api_key_env or s.get("api_key_env") or f"{provider.upper()}_API_KEY"
     key = os.environ.get(env, "").strip()
     if not key:

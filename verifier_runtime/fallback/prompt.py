@@ -16,6 +16,8 @@ import re
 
 from verifier_runtime.limits import MAX_QUESTION_CHARS, MAX_REFERENCE_CHARS, RESPONSE_TAIL_CHARS
 
+__all__ = ["DEFAULT_TEMPLATE", "clean_text", "parse_judgment", "render_prompt", "validate_template"]
+
 # Learned guidance is short text written by the construction pipeline; bound it anyway.
 MAX_GUIDANCE_CHARS = 8_000
 PLACEHOLDERS = ("question", "reference", "response", "guidance")

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Literal, Protocol, runtime_checkable
 
+__all__ = ["AnthropicAdapter", "Completion", "OpenAIAdapter", "ProviderAdapter", "ProviderError", "classify_error"]
+
 Message = dict[str, str]  # {"role": "user" | "assistant", "content": str}
 TokenParam = Literal["max_tokens", "max_completion_tokens"]
 
