@@ -277,14 +277,15 @@ def _counterexamples(ctx: RoundContext, cluster: dict) -> list[int]:
                 and residual_features(ctx.state.triples[i], decided_by="", predicted=None, label=labels[i],
                                       domain="")["answer_object"] in objs]
     k = ctx.cfg.construction.counterexamples_k
-    texts = lambda ids: [f"{ctx.state.triples[i].ref} || {ctx.state.triples[i].answer}" for i in ids]  # noqa: E731
-    try:
-        nn = nearest_neighbours([str(i) for i in idx], {"ids": [str(i) for i in idx], "texts": texts(idx)},
-                                {"ids": [str(i) for i in opposite], "texts": texts(opposite)}, k,
-                                make_embedder(ctx.cfg.construction.embedder))
-        near = [int(i) for i in nn]
-    except Exception:
-        near = []
+
+    def item(i: int) -> dict:
+        x = ctx.state.triples[i]
+        return {"example_id": str(i), "text": f"{x.ref} || {x.answer} || {x.question[:120]}"}
+
+    near = [int(d["example_id"]) for d in nearest_neighbours(
+        [str(i) for i in idx], [item(i) for i in opposite], k, make_embedder(ctx.cfg.construction.embedder),
+        query_items=[item(i) for i in idx])]
+    same_obj = sorted(same_obj, key=lambda i: ctx.state.examples[i].id)[: 4 * k]  # a deterministic sample
     return sorted(set(near) | set(same_obj))
 
 

@@ -100,7 +100,12 @@ class Verifier:
         fallback_budget_s: float = DEFAULT_CALL_BUDGET_S,
         strict: bool = False,
         exclude_groups: Iterable[str] = (),
+        warmup: bool = True,
     ) -> None:
+        if warmup:
+            from verifier_runtime.toolkit import warm_up
+
+            warm_up()
         self.artifact = artifact
         self.fallback = fallback
         self.budget_s = float(budget_s)
@@ -285,7 +290,8 @@ def load_verifier(
     the rule bank (an empty-library release if there is none). ``fallback``: ``"none"``
     (abstentions surface as ``correct=None``), ``"offline"`` (default), ``"openai"``,
     ``"anthropic"``, or any object implementing the ``Fallback`` protocol. Other options:
-    ``budget_s``, ``module_budget_s``, ``strict``, ``exclude_groups``, and
+    ``budget_s``, ``module_budget_s``, ``strict``, ``exclude_groups``, ``warmup`` (default True:
+    import sympy and build the unit registry now, outside any call's time budget), and
     ``fallback_config`` (a dict passed to the fallback factory).
     """
     from verifier_runtime.fallback import make_fallback
