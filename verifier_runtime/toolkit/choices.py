@@ -30,7 +30,6 @@ _LINE_LOWER_RE = re.compile(r"^[ \t]*(?P<L>[a-j])\)(?=[ \t])", re.MULTILINE)
 # Options: A: foo, B: bar  (inline, after an "options"/"choices" keyword)
 _INLINE_RE = re.compile(r"(?:(?<=[\s,;:])|^)(?P<L>[A-J])[ \t]*[.):：](?=[ \t])")
 _KEYWORD_RE = re.compile(r"\b(?:answer\s+choices|options|choices)\b\s*[:：]?", re.IGNORECASE)
-_TRAILING_JOINER_RE = re.compile(r"(?:[\s,;]+(?:or|and))?[\s,;]*$", re.IGNORECASE)
 
 
 def _chain(markers: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
@@ -62,6 +61,16 @@ def _chain(markers: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     return best if len(best) >= _MIN_OPTIONS else []
 
 
+def _drop_trailing_joiner(chunk: str) -> str:
+    """``"6, or"`` -> ``"6"``: separators and a dangling "or"/"and" before the next option."""
+    chunk = chunk.strip().rstrip(",;").rstrip()
+    low = chunk.lower()
+    for joiner in ("or", "and"):
+        if low.endswith(joiner) and len(chunk) > len(joiner) and chunk[-len(joiner) - 1] in " \t\n,;":
+            return chunk[: -len(joiner)].strip().rstrip(",;").rstrip()
+    return chunk
+
+
 def _option_texts(text: str, run: list[tuple[int, int, int]]) -> dict[str, str]:
     """Text between consecutive markers; the last option runs to the end of its line."""
     out: dict[str, str] = {}
@@ -71,7 +80,7 @@ def _option_texts(text: str, run: list[tuple[int, int, int]]) -> dict[str, str]:
         else:
             nl = text.find("\n", end)
             chunk = text[end:] if nl < 0 else text[end:nl]
-        chunk = _TRAILING_JOINER_RE.sub("", chunk.strip()).strip()
+        chunk = _drop_trailing_joiner(chunk)
         out[LETTERS[letter]] = chunk.strip("*").strip()
     return out
 
@@ -122,12 +131,14 @@ def parse_options(question: str) -> dict[str, str]:
 
 
 # ---------------------------------------------------------------- chosen letter
-_BARE_LETTER_RE = re.compile(r"^(?:option|choice)?\s*[(\[]?\s*([A-Ja-j])\s*[)\]]?\s*[.:)]?$", re.IGNORECASE)
+_BARE_LETTER_RE = re.compile(
+    r"^(?:(?:option|choice)\s*)?(?:[(\[]\s*)?([A-Ja-j])(?:\s*[)\]])?(?:\s*[.:)])?$", re.IGNORECASE
+)
 _LETTER_THEN_TEXT_RE = re.compile(r"^(?:[(\[]([A-Ja-j])[)\]]|([A-J])\s*[.:)：])\s+(\S.*)$", re.DOTALL)
 _MENTION_RES = (
     re.compile(
         r"\b(?:option|choice|answer(?:\s+is)?|answer\s*[:：]|correct\s+(?:one|option|choice)\s+is)"
-        r"\s*[:：]?\s*(?:\*\*)?\s*[(\[]?([A-Ja-j])[)\]]?(?![\w(])",
+        r"(?:\s*[:：])?\s*(?:\*\*\s*)?[(\[]?([A-Ja-j])[)\]]?(?![\w(])",
         re.IGNORECASE,
     ),
     re.compile(r"(?<![\w(])\(([A-J])\)(?!\w)"),

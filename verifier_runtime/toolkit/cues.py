@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from verifier_runtime.limits import MAX_QUESTION_CHARS
 from verifier_runtime.toolkit.choices import parse_options
 from verifier_runtime.toolkit.text import _as_str
 
@@ -148,8 +147,8 @@ def _find_unit(text: str) -> str | None:
     return None
 
 
-def _is_boolean_question(text: str) -> bool:
-    if _BOOL_MARK_RE.search(text):
+def _is_boolean_question(text: str, low: str) -> bool:
+    if ("true" in low or "yes" in low) and _BOOL_MARK_RE.search(text):
         return True
     q_end = text.rfind("?")
     if q_end < 0:
@@ -160,22 +159,33 @@ def _is_boolean_question(text: str) -> bool:
     return bool(_AUX_START_RE.match(sentence)) and not _OR_RE.search(sentence)
 
 
+_HEAD_CHARS = 4_000
+_TAIL_CHARS = 8_000
+
+
 def question_cues(question: str) -> Cues:
-    """Read the answer-form cues of ``question``; all defaults for junk or non-string input."""
+    """Read the answer-form cues of ``question``; all defaults for junk or non-string input.
+
+    A question longer than 12,000 characters is read at its first 4,000 and last 8,000.
+    """
     text = _as_str(question)
     if not text:
         return Cues()
-    if len(text) > MAX_QUESTION_CHARS:  # instructions sit at the start or the end
-        half = MAX_QUESTION_CHARS // 2
-        text = text[:half] + "\n" + text[-half:]
+    if len(text) > _HEAD_CHARS + _TAIL_CHARS:  # instructions and options sit at the start or the end
+        text = text[:_HEAD_CHARS] + "\n" + text[-_TAIL_CHARS:]
+    low = text.lower()  # keyword guards: each pattern only runs when its keyword occurs
+
+    def has(*words: str) -> bool:
+        return any(w in low for w in words)
+
     decimal_places = None
-    dp = _DP_RE.findall(text)
+    dp = _DP_RE.findall(text) if has("decimal", "d.p", "dp") else []
     if dp:
         decimal_places = _count(dp[-1])
-    nearest = _NEAREST_RE.findall(text)
+    nearest = _NEAREST_RE.findall(text) if has("nearest") else []
     if decimal_places is None and nearest:
-        decimal_places = _NEAREST_PLACES.get(re.sub(r"\s+", " ", nearest[-1].lower()))
-    sig = _SF_RE.findall(text)
+        decimal_places = _NEAREST_PLACES.get(" ".join(nearest[-1].lower().split()))
+    sig = _SF_RE.findall(text) if has("sig", "s.f", "sf") else []
     sig_figs = _count(sig[-1]) if sig else None
     if sig_figs == 0:
         sig_figs = None
@@ -183,13 +193,14 @@ def question_cues(question: str) -> Cues:
     return Cues(
         decimal_places=decimal_places,
         sig_figs=sig_figs,
-        exact=bool(_EXACT_RE.search(text)),
-        simplest_form=bool(_SIMPLEST_RE.search(text)),
-        unit=_find_unit(text),
-        percentage=bool(_PERCENT_RE.search(text)),
-        probability=bool(_PROBABILITY_RE.search(text)),
-        fraction=bool(_FRACTION_RE.search(text)),
-        multiple_choice=bool(options) or bool(_MC_HINT_RE.search(text)),
-        integer=bool(_INTEGER_RE.search(text)) or any(n.lower() in ("integer", "whole number") for n in nearest),
-        boolean=_is_boolean_question(text),
+        exact=has("exact", "terms of", "radical") and bool(_EXACT_RE.search(text)),
+        simplest_form=has("simpl", "lowest", "reduced") and bool(_SIMPLEST_RE.search(text)),
+        unit=_find_unit(text) if has("in") else None,
+        percentage=has("percent") and bool(_PERCENT_RE.search(text)),
+        probability=has("probab", "chance", "odds", "likelihood") and bool(_PROBABILITY_RE.search(text)),
+        fraction=has("fraction", "mixed number") and bool(_FRACTION_RE.search(text)),
+        multiple_choice=bool(options) or (has("choice", "choose") and bool(_MC_HINT_RE.search(text))),
+        integer=(has("how many", "integer", "whole number") and bool(_INTEGER_RE.search(text)))
+        or any(n.lower() in ("integer", "whole number") for n in nearest),
+        boolean=_is_boolean_question(text, low),
     )

@@ -40,31 +40,36 @@ class Extracted:
 _NONE = Extracted(None, "none")
 
 # ---------------------------------------------------------------- <think> blocks
-_THINK_TAG_RE = re.compile(r"<(/?)think(?:ing)?\s*>", re.IGNORECASE)
+_THINK_OPEN_RE = re.compile(r"<think(?:ing)?\s*>", re.IGNORECASE)
+_THINK_BLOCK_RE = re.compile(r"<think(?:ing)?\s*>.*?</think(?:ing)?\s*>", re.IGNORECASE | re.DOTALL)
+_THINK_CLOSE_REVERSED_RE = re.compile(r">\s*(?:gni)?kniht/<", re.IGNORECASE)
+
+
+def _last_close_end(text: str) -> int:
+    """Index just after the last ``</think>`` tag, or -1 (one reversed search: linear)."""
+    m = _THINK_CLOSE_REVERSED_RE.search(text[::-1])
+    return -1 if m is None else len(text) - m.start()
 
 
 def _strip_think(text: str) -> tuple[str, bool]:
-    """(text without reasoning, whether a ``<think>`` was left open)."""
+    """(text without reasoning, whether a ``<think>`` was left open).
+
+    Linear time: every ``<think>`` before the last ``</think>`` has a close after it, so the
+    lazy block pattern never rescans; opens after the last close are unclosed.
+    """
     if "<" not in text:
         return text, False
-    pieces: list[str] = []
-    pos = 0
-    inside = False
-    for m in _THINK_TAG_RE.finditer(text):
-        closing = m.group(1) == "/"
-        if not inside:
-            if closing:  # a lone close tag: everything before it was reasoning
-                pieces.clear()
-                pos = m.end()
-            else:
-                pieces.append(text[pos : m.start()])
-                inside = True
-        elif closing:
-            inside = False
-            pos = m.end()
-    if not inside:
-        pieces.append(text[pos:])
-    return "".join(pieces).strip(), inside
+    end = _last_close_end(text)
+    head, tail = (text[:end], text[end:]) if end >= 0 else ("", text)
+    opened = _THINK_OPEN_RE.search(tail)
+    if opened:
+        tail = tail[: opened.start()]
+    if head:
+        head = _THINK_BLOCK_RE.sub("", head)
+        lone = _last_close_end(head)  # a close without an open: everything before it is reasoning
+        if lone >= 0:
+            head = head[lone:]
+    return (head + tail).strip(), opened is not None
 
 
 def strip_think(text: str) -> str:
@@ -147,11 +152,14 @@ def find_boxed(text: str) -> list[str]:
     """Contents of every outermost ``\\boxed{...}``, ``\\boxed 5`` and ``\\fbox{...}``, in order.
 
     Nested braces are matched; an occurrence whose brace never closes is skipped; a box
-    inside another box is part of the outer one's content.
+    inside another box is part of the outer one's content. Like all response searches, only
+    the last ``RESPONSE_TAIL_CHARS`` characters are looked at.
     """
     s = _as_str(text)
     if not s:
         return []
+    if len(s) > RESPONSE_TAIL_CHARS:
+        s = s[-RESPONSE_TAIL_CHARS:]
     return _boxed_spans(s)[0]
 
 
@@ -226,7 +234,8 @@ _ANSWER_IS_RE = re.compile(
     re.IGNORECASE,
 )
 _ANSWER_COLON_RE = re.compile(
-    r"^[ \t]*(?:\*\*|__)?[ \t]*(?:A|Ans|Answer)[ \t]*(?:\*\*|__)?[ \t]*[:：][ \t]*(?:\*\*|__)?", re.IGNORECASE | re.MULTILINE
+    r"^[ \t]*(?:(?:\*\*|__)[ \t]*)?(?:A|Ans|Answer)(?:[ \t]*(?:\*\*|__))?[ \t]*[:：](?:[ \t]*(?:\*\*|__))?",
+    re.IGNORECASE | re.MULTILINE,
 )
 _OPTION_B_LINE_RE = re.compile(r"^[ \t]*(?:\*\*)?B[ \t]*[:：]", re.MULTILINE)
 _HASH_RE = re.compile(r"^[ \t]*####[ \t]*([^\n]*)$", re.MULTILINE)
@@ -256,18 +265,25 @@ def _rest_of_answer(text: str, start: int) -> str:
     return ""
 
 
+_MAX_CANDIDATES = 16
+
+
 def _last_marker(regex: re.Pattern[str], text: str, skip_options_list: bool = False) -> list[str]:
-    """Cleaned answers after every match of ``regex``, in order (empty ones dropped)."""
+    """Cleaned answers after the last (up to 16) matches of ``regex``, in order; empty ones dropped."""
+    matches = list(regex.finditer(text))
     out: list[str] = []
-    for m in regex.finditer(text):
+    for m in reversed(matches):
+        if len(out) >= _MAX_CANDIDATES:
+            break
         check_deadline()
-        if skip_options_list and _OPTION_B_LINE_RE.search(text, m.end(), m.end() + 400):
+        if skip_options_list:
             nl = text.find("\n", m.end())
             if nl >= 0 and _OPTION_B_LINE_RE.match(text, nl + 1):
                 continue  # "A: ...\nB: ..." is an options list, not an answer line
         ans = clean_answer(_rest_of_answer(text, m.end()))
         if ans:
             out.append(ans)
+    out.reverse()
     return out
 
 
@@ -397,13 +413,13 @@ def _extract(text: str, *, reference: bool) -> tuple[str | None, str, list[str],
     stripped = text.strip()
     if not stripped or (unclosed_box and not reference):
         return None, "none", [], unclosed_box  # a response cut inside \boxed{ has no usable answer
-    if not multiline:
+    if not multiline and (reference or len(stripped) <= _SHORT_LIMIT):
         ans = clean_answer(stripped if reference else _strip_filler(stripped))
         return (ans, "whole", [ans], unclosed_box) if ans else (None, "none", [], unclosed_box)
     if reference and len(stripped) < 200:
         ans = clean_answer(stripped)
         return (ans, "whole", [ans], unclosed_box) if ans else (None, "none", [], unclosed_box)
-    if len(stripped) <= _SHORT_LIMIT or reference:
+    if multiline and (len(stripped) <= _SHORT_LIMIT or reference):
         last = _nonempty_lines(stripped, 1)
         ans = clean_answer(_strip_filler(last[0])) if last else ""
         if ans:

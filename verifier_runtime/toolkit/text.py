@@ -17,14 +17,13 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from verifier_runtime.limits import MAX_ANSWER_CHARS
+from verifier_runtime.limits import MAX_ANSWER_CHARS, RESPONSE_TAIL_CHARS
 
 # LaTeX commands whose single braced argument is plain text for our purposes.
 _TEXT_WRAPPERS = ("text", "textbf", "textit", "textrm", "texttt", "mathrm", "mathbf", "mathit", "mathsf",
                   "operatorname", "emph", "mbox", "ce")
 _WRAPPER_RE = re.compile(r"\\(?:" + "|".join(_TEXT_WRAPPERS) + r")\s*\{([^{}]*)\}")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_WS_RE = re.compile(r"\s+")
 _ARTICLE_RE = re.compile(r"^(?:a|an|the)\s+")
 # Punctuation removed from both ends by normalize_text (see docs/toolkit-extraction.md).
 _END_PUNCT = ".,;:!?\"'`*_~\u201c\u201d\u2018\u2019\u00ab\u00bb"
@@ -94,17 +93,18 @@ def normalize_text(s: str) -> str:
     ``\\mathrm{}`` and similar one-argument LaTeX text wrappers replaced by their content;
     ``$`` removed; end punctuation (``. , ; : ! ? * _ ~`` and quotes) and a bracket pair
     enclosing the whole string stripped; whitespace collapsed to single spaces; casefold;
-    one leading article (a / an / the) dropped; end punctuation stripped again. A non-string
-    gives ``""``.
+    one leading article (a / an / the) dropped; end punctuation stripped again. A non-string,
+    or a string longer than ``RESPONSE_TAIL_CHARS`` (no answer is that long), gives ``""``.
     """
     text = _as_str(s)
-    if not text:
+    if not text or len(text) > RESPONSE_TAIL_CHARS:
         return ""
     text = unicodedata.normalize("NFKC", text)
-    text = _CONTROL_RE.sub("", text)
+    if _CONTROL_RE.search(text):
+        text = _CONTROL_RE.sub("", text)
     text = _unwrap_text_commands(text)
     text = text.replace("$", "")
-    text = _WS_RE.sub(" ", _strip_ends(text))
+    text = " ".join(_strip_ends(text).split())
     text = text.casefold()
     text = _ARTICLE_RE.sub("", text, count=1)
     return _strip_ends(text).strip()
@@ -119,13 +119,18 @@ def text_match(a: str, b: str) -> bool:
 def contains_answer(haystack: str, needle: str) -> bool:
     """Whether ``needle`` occurs in ``haystack`` as a whole word or phrase, after normalisation.
 
-    Boundaries are non-word characters, so ``"art"`` is not found in ``"party"``.
+    Boundaries are non-word characters, so ``"art"`` is not found in ``"party"``. Only the
+    last ``RESPONSE_TAIL_CHARS`` characters of ``haystack`` are searched, and a needle longer
+    than ``MAX_ANSWER_CHARS`` is not an answer (``False``).
 
     >>> contains_answer("It was Wilhelm Röntgen in 1901.", "wilhelm röntgen")
     True
     """
-    hay, ndl = normalize_text(haystack), normalize_text(needle)
-    if not hay or not ndl or len(ndl) > len(hay):
+    hay_raw, ndl_raw = _as_str(haystack), _as_str(needle)
+    if not hay_raw or not ndl_raw or len(ndl_raw) > MAX_ANSWER_CHARS:
+        return False
+    hay, ndl = normalize_text(hay_raw[-RESPONSE_TAIL_CHARS:]), normalize_text(ndl_raw)
+    if not hay or not ndl or ndl not in hay:
         return False
     left = r"(?<!\w)" if re.match(r"\w", ndl[0]) else ""
     right = r"(?!\w)" if re.match(r"\w", ndl[-1]) else ""
@@ -192,9 +197,9 @@ class Identifier:
 
 
 _SUBSCRIPT_RE = re.compile(r"_\{\s*(\d+)\s*\}|_(\d)")
-_CHARGE_BRACED_RE = re.compile(r"\^\{\s*([0-9]*)\s*([+-])\s*([0-9]*)\s*\}")
+_CHARGE_BRACED_RE = re.compile(r"\^\{ ?([0-9]*) ?([+-]) ?([0-9]*) ?\}")
 _CHARGE_BARE_RE = re.compile(r"\^([0-9]*)([+-])([0-9]*)$")
-_HYDRATE_RE = re.compile(r"\s*(?:\\cdot|\\bullet|\u00b7|\u2022|\u22c5)\s*")
+_HYDRATE_RE = re.compile(r"[ \t]{0,3}(?:\\cdot|\\bullet|\u00b7|\u2022|\u22c5)[ \t]{0,3}")
 _UNICODE_SUB = str.maketrans("\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089", "0123456789")
 _UNICODE_SUP = {"\u2070": "0", "\u00b9": "1", "\u00b2": "2", "\u00b3": "3", "\u2074": "4", "\u2075": "5",
                 "\u2076": "6", "\u2077": "7", "\u2078": "8", "\u2079": "9", "\u207a": "+", "\u207b": "-"}

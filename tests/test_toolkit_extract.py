@@ -1,0 +1,165 @@
+"""Final-answer extraction: golden cases, hostile inputs, speed and thread safety."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from verifier_runtime.limits import RESPONSE_TAIL_CHARS
+from verifier_runtime.toolkit import extract as ex
+
+GOLDEN = Path(__file__).parent / "golden" / "extract_cases.json"
+EXTRACT_FNS = {"strip_think", "find_boxed", "extract_final_answer", "extract_reference"}
+
+
+def expand(value: Any) -> Any:
+    """Build generated arguments: ``{"$repeat": s, "times": n, "prefix": p, "suffix": q}``."""
+    if isinstance(value, dict) and "$repeat" in value:
+        return value.get("prefix", "") + value["$repeat"] * value["times"] + value.get("suffix", "")
+    return value
+
+
+def load_cases(fns: set[str]) -> list[Any]:
+    cases = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    return [pytest.param(c, id=c["id"]) for c in cases if c["fn"] in fns]
+
+
+def test_golden_file_is_well_formed() -> None:
+    cases = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    ids = [c["id"] for c in cases]
+    assert len(ids) == len(set(ids)), "duplicate case ids"
+    assert len(cases) >= 80
+    for c in cases:
+        assert c["source"].strip(), c["id"]
+        assert {"id", "source", "fn", "args", "expect"} <= set(c), c["id"]
+
+
+def check_result(result: Any, expect: Any, case_id: str) -> None:
+    if isinstance(expect, dict) and result is not None and hasattr(result, "__dataclass_fields__"):
+        got = asdict(result)
+        for key, want in expect.items():
+            value = got[key]
+            if isinstance(value, tuple):
+                value = list(value)
+            assert value == want, f"{case_id}: {key} = {value!r}, expected {want!r}"
+    else:
+        assert result == expect, f"{case_id}: got {result!r}, expected {expect!r}"
+
+
+@pytest.mark.parametrize("case", load_cases(EXTRACT_FNS))
+def test_golden(case: dict[str, Any]) -> None:
+    fn = getattr(ex, case["fn"])
+    args = [expand(a) for a in case["args"]]
+    kwargs = {k: expand(v) for k, v in case.get("kwargs", {}).items()}
+    start = time.perf_counter()
+    result = fn(*args, **kwargs)
+    elapsed = time.perf_counter() - start
+    check_result(result, case["expect"], case["id"])
+    assert elapsed < 0.25, f"{case['id']} took {elapsed:.3f}s"
+
+
+def test_extracted_flags_default_false() -> None:
+    e = ex.extract_final_answer("The answer is 12.")
+    assert (e.answer, e.method, e.truncated, e.echo, e.too_long, e.conflicting) == ("12", "answer_is", False, False,
+                                                                                      False, False)
+
+
+def test_only_the_tail_is_searched() -> None:
+    filler = "z" * (RESPONSE_TAIL_CHARS + 10)
+    assert ex.extract_final_answer("\\boxed{1}\n" + filler + "\nthe answer is 2").answer == "2"
+    assert ex.extract_final_answer("The answer is 3\n" + filler).method == "none"
+
+
+def test_think_removal_sees_whole_text() -> None:
+    long_reasoning = "<think>" + "hmm " * 10_000 + "</think>\\boxed{8}"
+    assert ex.extract_final_answer(long_reasoning).answer == "8"
+
+
+def test_clean_answer_wrappers() -> None:
+    assert ex.clean_answer("$\\boxed{\\text{(B)}}$.") == "(B)"
+    assert ex.clean_answer("\\(x^2\\)") == "x^2"
+    assert ex.clean_answer("$a$ and $b$") == "$a$ and $b$"
+    assert ex.clean_answer("\\text{a} + \\text{b}") == "\\text{a} + \\text{b}"
+
+
+HOSTILE = [
+    "",
+    "\x00" * 1000,
+    "{" * 5000,
+    "}" * 5000,
+    "\\boxed{" * 5000,
+    "\\boxed " * 5000,
+    "<think>" * 5000,
+    "</think>" * 5000,
+    "**" * 50_000,
+    "final answer " * 20_000,
+    "the answer is " * 20_000,
+    "A: " * 50_000 + "\n",
+    "\n#### " * 50_000,
+    "a" * 1_000_000,
+    " " * 1_000_000,
+    "\\" * 1_000_000,
+    "$" * 1_000_000,
+    "(A) " * 100_000,
+    ("x\n" * 500_000),
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE, ids=[f"hostile-{i}" for i in range(len(HOSTILE))])
+def test_hostile_inputs_are_fast_and_safe(text: str) -> None:
+    for fn in (ex.strip_think, ex.find_boxed, ex.extract_reference, ex.clean_answer):
+        start = time.perf_counter()
+        fn(text)
+        assert time.perf_counter() - start < 0.05 * 3, fn.__name__  # 50 ms target, slack for a loaded CI box
+    start = time.perf_counter()
+    result = ex.extract_final_answer(text, question=text[:20_000])
+    assert isinstance(result, ex.Extracted)
+    assert result.method in ex.METHODS
+    assert time.perf_counter() - start < 0.05 * 3
+
+
+def test_random_junk_never_raises() -> None:
+    rng = random.Random(1234)
+    alphabet = list("{}\\$()[]*#:\n \t<>/thinkboxedA Bxyz0123456789.,-") + ["\\boxed{", "<think>", "</think>",
+                                                                          "**", "####", "Answer:", "\x00", "é"]
+    for _ in range(400):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 300)))
+        e = ex.extract_final_answer(text, question=text[: rng.randint(0, 50)])
+        assert e.method in ex.METHODS
+        assert (e.answer is None) == (e.method == "none")
+        assert isinstance(ex.extract_reference(text), ex.Extracted)
+        assert all(isinstance(b, str) for b in ex.find_boxed(text))
+        assert isinstance(ex.strip_think(text), str)
+
+
+@pytest.mark.parametrize("junk", [None, 7, 3.5, b"\\boxed{1}", ["\\boxed{1}"], object()])
+def test_non_string_input(junk: Any) -> None:
+    assert ex.strip_think(junk) == ""
+    assert ex.find_boxed(junk) == []
+    assert ex.extract_final_answer(junk).method == "none"
+    assert ex.extract_reference(junk).answer is None
+    assert ex.clean_answer(junk) == ""
+
+
+def test_thread_safety_same_results() -> None:
+    texts = [f"Work {i}\nThe final answer is \\boxed{{{i}}}." for i in range(200)]
+    expected = [ex.extract_final_answer(t).answer for t in texts]
+    results: dict[int, list[str | None]] = {}
+
+    def worker(k: int) -> None:
+        results[k] = [ex.extract_final_answer(t).answer for t in texts]
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(r == expected for r in results.values())
+    assert expected[17] == "17"
