@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from fakes import FakeLLMServer
 
 from verifier_runtime.fallback.base import Fallback
 from verifier_runtime.fallback.cache import JudgeCache, cache_key
@@ -32,6 +31,11 @@ from verifier_runtime.fallback.prompt import (
 from verifier_runtime.fallback.providers import Completion, ProviderError
 from verifier_runtime.limits import RESPONSE_TAIL_CHARS
 from verifier_runtime.types import FallbackResult
+
+try:  # tests/ on sys.path (plain `pytest`), or the repository root (`python -m pytest`, a tests package)
+    from fakes import FakeLLMServer
+except ImportError:  # pragma: no cover - depends on how pytest was started
+    from tests.fakes import FakeLLMServer
 
 REPO = Path(__file__).resolve().parent.parent
 KEY_ENV = "AUTOVERIFIER_TEST_LLM_KEY"

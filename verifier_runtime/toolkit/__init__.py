@@ -16,10 +16,27 @@ from __future__ import annotations
 import threading
 
 from verifier_runtime.toolkit.choices import choice_matches, parse_choice, parse_options
-from verifier_runtime.toolkit.compare import Answer, Comparison, answers_equivalent, compare_answers, parse_answer
+from verifier_runtime.toolkit.compare import (
+    Answer,
+    Comparison,
+    answers_equivalent,
+    compare_answers,
+    parse_answer,
+)
 from verifier_runtime.toolkit.cues import Cues, question_cues
-from verifier_runtime.toolkit.extract import Extracted, extract_final_answer, extract_reference, find_boxed, strip_think
-from verifier_runtime.toolkit.latex import equations_equal, expressions_equal, parse_equation, parse_expression
+from verifier_runtime.toolkit.extract import (
+    Extracted,
+    extract_final_answer,
+    extract_reference,
+    find_boxed,
+    strip_think,
+)
+from verifier_runtime.toolkit.latex import (
+    equations_equal,
+    expressions_equal,
+    parse_equation,
+    parse_expression,
+)
 from verifier_runtime.toolkit.numbers import (
     Number,
     matches_with_rounding,

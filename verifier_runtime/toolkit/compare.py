@@ -31,6 +31,7 @@ from verifier_runtime.toolkit.numbers import Number, numbers_close, parse_number
 from verifier_runtime.toolkit.structures import (
     Collection,
     Equation,
+    IntervalSet,
     Matrix,
     collections_equal,
     elements_equal,
@@ -184,6 +185,8 @@ def _tol_detail(prefix: str, rel_tol: float, abs_tol: float) -> str:
 def _compare(a: Answer, b: Answer, rel_tol: float, abs_tol: float) -> Comparison:
     if not isinstance(a, Answer) or not isinstance(b, Answer):
         return Comparison(None, "", "unparsed")
+    if not (_valid(a) and _valid(b)):
+        return Comparison(None, a.kind, "invalid_answer")
     ka, kb = a.kind, b.kind
     if ka == kb and _strip(a.text) == _strip(b.text) and ka != "text":
         return Comparison(True, ka, "identical")
@@ -197,6 +200,8 @@ def _compare(a: Answer, b: Answer, rel_tol: float, abs_tol: float) -> Comparison
         q, n = (a.value, b.value) if ka == "quantity" else (b.value, a.value)
         r = compare_quantity_to_number(q, n, rel_tol=max(rel_tol, 1e-12))
         return _cmp(r, "quantity", "quantity:dimensionless" if r is not None else "quantity:bare_number")
+    if kinds == {"number", "equation"}:
+        return _number_vs_equation(*((a, b) if ka == "number" else (b, a)), rel_tol, abs_tol)
     if kinds == {"tuple", "interval"}:
         r = elements_equal(a.value, b.value, rel_tol=rel_tol, abs_tol=abs_tol)
         return _cmp(r, "interval", "interval:tuple_as_interval")
@@ -204,6 +209,35 @@ def _compare(a: Answer, b: Answer, rel_tol: float, abs_tol: float) -> Comparison
         r = collections_equal(a.value, b.value, rel_tol=rel_tol, abs_tol=abs_tol)
         return _cmp(r, "set", "set:elementwise" if r is not None else "set:order_ambiguous")
     return Comparison(None, f"{ka}/{kb}", "kind_mismatch")
+
+
+_VALUE_TYPES: dict[str, type | tuple[type, ...]] = {
+    "number": Number, "quantity": Quantity, "equation": Equation, "interval": IntervalSet,
+    "set": Collection, "tuple": Collection, "matrix": Matrix, "text": str,
+}
+
+
+def _valid(a: Answer) -> bool:
+    """The value has the type its kind promises (answers built by hand may not)."""
+    if a.kind == "expression":
+        return hasattr(a.value, "free_symbols") and hasattr(a.value, "evalf")
+    t = _VALUE_TYPES.get(a.kind)
+    return t is not None and isinstance(a.value, t) and isinstance(a.text, str)
+
+
+def _number_vs_equation(num: Answer, eq: Answer, rel_tol: float, abs_tol: float) -> Comparison:
+    """``x = 3`` (read as the number 3) against an equation: as equations when the number was
+    written as an assignment, else against ``symbol = constant`` (``3 = x``)."""
+    written = parse_equation(_strip(num.text))
+    e: Any = eq.value
+    if written is not None:
+        r = equations_equal(written, (e.lhs, e.rhs))
+        return _cmp(r, "equation", "equation:proportional")
+    for side, other in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
+        if getattr(side, "is_Symbol", False) and not getattr(other, "free_symbols", {1}):
+            r = values_equal(num.value, other, rel_tol=rel_tol, abs_tol=abs_tol)
+            return _cmp(r, "number", "number_equation:assignment")
+    return Comparison(None, "number/equation", "kind_mismatch")
 
 
 def _same_kind(a: Answer, b: Answer, rel_tol: float, abs_tol: float) -> Comparison:

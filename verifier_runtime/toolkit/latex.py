@@ -328,11 +328,9 @@ class _Parser:
         return ("num", value)
 
     def primary(self) -> Node:
-        self.enter()
-        try:
-            return self._primary()
-        finally:
-            self.depth -= 1
+        if self.depth > MAX_EXPR_DEPTH:
+            raise ParseRefused("nesting too deep")
+        return self._primary()
 
     def _primary(self) -> Node:
         p = self.take()

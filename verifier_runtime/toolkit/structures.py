@@ -226,6 +226,8 @@ def parse_collection(s: object, *, _depth: int = 0) -> Collection | None:
     if len(parts) == 1 and ";" in inner and bracket in ("(", "["):
         parts = split_top_level(inner, ";") or parts
     parts = [p.strip() for p in parts]
+    if len(parts) == 1 and bracket in ("(", "[") and parts[0][:1] in _OPEN + "\\" and _depth < MAX_EXPR_DEPTH:
+        return parse_collection(parts[0], _depth=_depth + 1)  # redundant outer brackets: ((1, 2))
     if bracket == "" and len(parts) < 2:
         return None
     if bracket in ("(", "[", "<") and len(parts) < 2:

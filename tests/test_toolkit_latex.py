@@ -1,0 +1,149 @@
+"""LaTeX / plain math parsing, expression and equation equality."""
+
+from __future__ import annotations
+
+import pytest
+
+from verifier_runtime.toolkit.latex import (
+    equations_equal,
+    expressions_equal,
+    parse_ast,
+    parse_equation,
+    parse_expression,
+    values_equal,
+)
+from verifier_runtime.toolkit.numbers import parse_number
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2x+1", "2*x + 1"),
+        ("\\frac{\\sqrt{3}}{2}", "sqrt(3)/2"),
+        ("\\dfrac{1}{x}", "1/x"),
+        ("\\sqrt[3]{27}", "3"),
+        ("2\\pi r", "2*pi*r"),
+        ("xy", "x*y"),
+        ("\\sin(60^\\circ)", "sqrt(3)/2"),
+        ("60\u00b0", "pi/3"),
+        ("\\log_{2} 8", "3"),
+        ("\\log_28", "3"),
+        ("\\ln x", "log(x)"),
+        ("e^{i\\pi}", "-1"),
+        ("|x-1|", "Abs(x - 1)"),
+        ("\\left|x\\right|", "Abs(x)"),
+        ("\\left(x+1\\right)^2", "(x + 1)**2"),
+        ("5!", "120"),
+        ("\\binom{5}{2}", "10"),
+        ("\\sin^2 x", "sin(x)**2"),
+        ("\\sin^{-1} x", "asin(x)"),
+        ("\\sin 2x", "sin(2*x)"),
+        ("sin x cos x", "sin(x)*cos(x)"),
+        ("x_1 + x_{12}", "x_1 + x_12"),
+        ("\\alpha\\beta", "alpha*beta"),
+        ("\\infty", "oo"),
+        ("-\\infty", "-oo"),
+        ("2^10", "1024"),
+        ("2**3", "8"),
+        ("x^-1", "1/x"),
+        ("3 \\cdot 4", "12"),
+        ("a \\times b", "a*b"),
+        ("\\operatorname{tan} x", "tan(x)"),
+        ("\\mathrm{e}^{2}", "exp(2)"),
+        ("x_i + i", "i + x_i"),  # i is a symbol once it appears as a subscript
+        ("0.25x", "x/4"),
+        ("\\frac34", "3/4"),
+        ("2^{2^3}", "256"),
+    ],
+)
+def test_parse_expression(text: str, expected: str) -> None:
+    e = parse_expression(text)
+    assert e is not None, text
+    assert str(e) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["hello", "yes", "the answer", "x = 1", "x < 2", "1, 2", "\\pm 2", "\\frac{1}{0}", "(x+1", "x+)", "\\unknowncmd x",
+     "2^{2^{2^{2^{2}}}}", "9^{9^{9^{9}}}", "(10^{10^{10}})!", "10^{10^{10}}", "1001!", "\\exp(10^{5})",
+     "\\sin(10^{100})", "\\binom{10^{400}}{10^{399}}", "(1-0.999)^{-10000}", "x^{100000}", "", None, 3, "\x00"],
+)
+def test_parse_expression_refuses(text: object) -> None:
+    assert parse_expression(text) is None
+
+
+def test_limits_depth_and_nodes() -> None:
+    assert parse_expression("(" * 30 + "x" + ")" * 30) is not None
+    assert parse_expression("(" * 60 + "x" + ")" * 60) is None
+    assert parse_expression("+".join(["x"] * 150)) is not None
+    assert parse_expression("+".join(["x"] * 450)) is None
+    assert parse_expression("1" * 400) is not None
+    assert parse_expression("1" * 401 + "x") is None
+
+
+def test_parse_ast_reports_constant_size() -> None:
+    parsed = parse_ast("2^{10}")
+    assert parsed is not None
+    _node, size, count = parsed
+    assert size is not None and 2.9 < size < 3.2 and count == 3
+    assert parse_ast("x^2")[1] is None
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ("2\\sqrt{2}", "\\sqrt{8}", True),
+        ("(x+1)^2", "x^2+2x+1", True),
+        ("\\sin^2 x + \\cos^2 x", "1", True),
+        ("\\frac{x^2-1}{x-1}", "x+1", True),
+        ("x", "y", False),
+        ("(x+1)^{50}", "(1+x)^{50}+1", False),
+        ("\\pi", "3.14159", False),
+        ("\\frac{1}{2}", "0.5", True),
+        ("e^{x}e^{y}", "e^{x+y}", True),
+        ("\\sqrt{x^2}", "x", True),  # compared at positive sample points: documented
+    ],
+)
+def test_expressions_equal(a: str, b: str, expected: bool) -> None:
+    assert expressions_equal(a, b) is expected
+
+
+def test_expressions_equal_tolerance_applies_to_constants() -> None:
+    assert expressions_equal("\\pi", "3.1416", rel_tol=0.0) is False
+    assert expressions_equal("\\pi", "3.1416", rel_tol=1e-4) is True
+    assert expressions_equal("\\pi", "3.2", rel_tol=1e-4) is False
+
+
+def test_expressions_equal_undecidable_inputs() -> None:
+    assert expressions_equal("2^{2^{2^{2^{2}}}}", "1") is None
+    assert expressions_equal("hello", "x") is None
+    assert expressions_equal(object(), "x") is None
+
+
+def test_values_equal_number_vs_expression() -> None:
+    n = parse_number("1.414")
+    assert values_equal(n, parse_expression("\\sqrt{2}")) is False
+    assert values_equal(n, parse_expression("\\sqrt{2}"), rel_tol=1e-3) is True
+    assert values_equal(parse_number("0.75"), parse_expression("\\frac{3}{4}")) is True
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ("y = 2x+1", "2x - y + 1 = 0", True),
+        ("x = 3", "3 = x", True),
+        ("y = 2x + 1", "2y = 4x + 2", True),
+        ("x^2 = 1", "x = 1", False),
+        ("x + y = 1", "x + y = 2", False),
+    ],
+)
+def test_equations_equal(a: str, b: str, expected: bool) -> None:
+    assert equations_equal(a, b) is expected
+
+
+def test_parse_equation() -> None:
+    eq = parse_equation("y = 2x + 1")
+    assert eq is not None and str(eq[0]) == "y" and str(eq[1]) == "2*x + 1"
+    assert parse_equation("x = y = 1") is None
+    assert parse_equation("x \\le 1") is None
+    assert parse_equation("no equation") is None

@@ -1,0 +1,175 @@
+"""Structured answers (intervals, sets, tuples, matrices) and quantities with units."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from verifier_runtime.toolkit.numbers import parse_number
+from verifier_runtime.toolkit.structures import (
+    Collection,
+    Equation,
+    IntervalSet,
+    Matrix,
+    collections_equal,
+    elements_equal,
+    interval_sets_equal,
+    matrices_equal,
+    parse_collection,
+    parse_element,
+    parse_interval_set,
+    parse_matrix,
+    split_top_level,
+    tuple_as_interval,
+)
+from verifier_runtime.toolkit.units import (
+    Quantity,
+    compare_quantity_to_number,
+    convert,
+    has_unit,
+    parse_quantity,
+    preload_units,
+    quantities_equal,
+)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _units_loaded() -> None:
+    assert preload_units()
+
+
+def test_split_top_level() -> None:
+    assert split_top_level("(1, 2), \\{3, 4\\}, 5") == ["(1, 2)", " \\{3, 4\\}", " 5"]
+    assert split_top_level("(" * 50 + ")" * 50) is None
+
+
+def test_interval_parsing_and_normalisation() -> None:
+    iv = parse_interval_set("(0, 1]")
+    assert isinstance(iv, IntervalSet) and len(iv.parts) == 1
+    p = iv.parts[0]
+    assert not p.lo_closed and p.hi_closed and p.lo.value == 0 and p.hi.value == 1
+    merged = parse_interval_set("[2, 3] \\cup (0, 2)")
+    assert len(merged.parts) == 1 and merged.parts[0].hi_closed
+    assert parse_interval_set("(3, 1)") is None  # lo > hi
+    assert parse_interval_set("(1, 1)") is None
+    assert parse_interval_set("[1, 1]") is not None
+    assert parse_interval_set("[2, \\infty]").parts[0].hi_closed is False
+    assert parse_interval_set("hello") is None
+    assert parse_interval_set("(a, b)") is not None  # symbolic endpoints kept as written
+
+
+def test_interval_equality() -> None:
+    a = parse_interval_set("(-\\infty, -1) \\cup (1, \\infty)")
+    b = parse_interval_set("(1, \\infty) \\cup (-\\infty, -1)")
+    assert interval_sets_equal(a, b) is True
+    assert interval_sets_equal(parse_interval_set("(0,1)"), parse_interval_set("(0,1]")) is False
+    assert interval_sets_equal(parse_interval_set("x \\le 2"), parse_interval_set("(-\\infty, 2]")) is True
+    assert interval_sets_equal(parse_interval_set("3 > x"), parse_interval_set("(-\\infty, 3)")) is True
+
+
+def test_collections() -> None:
+    s = parse_collection("\\{1, 2, 3\\}")
+    assert isinstance(s, Collection) and s.is_set and not s.ordered
+    t = parse_collection("(1, 2)")
+    assert t.ordered and t.bracket == "("
+    assert parse_collection("\\langle 1, 2 \\rangle").bracket == "<"
+    bare = parse_collection("1, 2, 3")
+    assert bare.bracket == "" and not bare.ordered
+    assert parse_collection("(3)") is None  # a parenthesised single value is not a tuple
+    assert parse_collection("\\{3\\}").items[0].value == 3
+    assert parse_collection("[0, 1)") is None  # mixed brackets: an interval
+    assert parse_collection("\\emptyset").items == ()
+    assert collections_equal(parse_collection("\\{1,2\\}"), parse_collection("\\{2,1,1\\}")) is True
+    assert collections_equal(parse_collection("(1,2)"), parse_collection("(2,1)")) is False
+    assert collections_equal(parse_collection("1,1,2"), parse_collection("1,2,2")) is False
+
+
+def test_pair_reads_as_interval_on_demand() -> None:
+    pair = parse_collection("(0, 1)")
+    iv = tuple_as_interval(pair)
+    assert iv is not None and not iv.parts[0].lo_closed
+    assert tuple_as_interval(parse_collection("(2, 1)")) is None
+    assert elements_equal(pair, parse_interval_set("(0, 1)")) is True
+    assert elements_equal(pair, parse_interval_set("(0, 1]")) is False
+
+
+def test_elements() -> None:
+    assert isinstance(parse_element("x = 1"), Equation)
+    assert parse_element("0.5").value == Fraction(1, 2)
+    assert parse_element("\\sqrt{2}") is not None
+    assert parse_element("((((1, 2))))") is not None
+    assert parse_element("") is None
+
+
+def test_matrices() -> None:
+    m = parse_matrix("\\begin{pmatrix}1 & 2\\\\ 3 & 4\\end{pmatrix}")
+    assert isinstance(m, Matrix) and len(m.rows) == 2 and m.delimiter == "pmatrix"
+    b = parse_matrix("\\begin{bmatrix}1 & 2\\\\ 3 & 4\\end{bmatrix}")
+    assert matrices_equal(m, b) is True
+    v = parse_matrix("\\begin{vmatrix}1 & 2\\\\ 3 & 4\\end{vmatrix}")
+    assert v.is_determinant and matrices_equal(m, v) is None
+    arr = parse_matrix("\\left(\\begin{array}{cc}1 & 2\\\\ 3 & 4\\end{array}\\right)")
+    assert arr is not None and matrices_equal(m, arr) is True
+    assert parse_matrix("\\begin{pmatrix}1 & 2\\\\ 3\\end{pmatrix}") is None  # ragged
+    assert parse_matrix("\\begin{pmatrix}1 & 2\\end{bmatrix}") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "unit", "magnitude"),
+    [
+        ("12 cm", "centimeter", Fraction(12)),
+        ("3.0 \\times 10^{8} m/s", "meter / second", Fraction(3 * 10**8)),
+        ("9.8\\,\\mathrm{m/s^2}", "meter / second ** 2", Fraction(49, 5)),
+        ("25 \u00b0C", "degree_Celsius", Fraction(25)),
+        ("25^{\\circ}C", "degree_Celsius", Fraction(25)),
+        ("300 K", "kelvin", Fraction(300)),
+        ("5 kJ/mol", "kilojoule / mole", Fraction(5)),
+        ("1.2 kg\u00b7m/s", "kilogram * meter / second", Fraction(6, 5)),
+        ("\\SI{5}{\\meter}", "meter", Fraction(5)),
+        ("45^\\circ", "degree", Fraction(45)),
+        ("2.5 g/cm^3", "gram / centimeter ** 3", Fraction(5, 2)),
+        ("10 mL", "milliliter", Fraction(10)),
+        ("1 atm", "standard_atmosphere", Fraction(1)),
+        ("760 mmHg", "millimeter_Hg", Fraction(760)),
+        ("v = 3 m/s", "meter / second", Fraction(3)),
+        ("4.2 \\mu m", "micrometer", Fraction(21, 5)),
+    ],
+)
+def test_parse_quantity(text: str, unit: str, magnitude: Fraction) -> None:
+    q = parse_quantity(text)
+    assert isinstance(q, Quantity), text
+    assert q.unit == unit and q.magnitude == magnitude
+
+
+@pytest.mark.parametrize("text", ["3x", "2a", "5", "5 apples", "12 %", "3 c", "", "m", "5 m^{100}", None, "1\x00 m"])
+def test_parse_quantity_rejects(text: object) -> None:
+    assert parse_quantity(text) is None
+
+
+def test_has_unit_is_lexical() -> None:
+    assert has_unit("5 kg") and not has_unit("5") and not has_unit("2x")
+
+
+def test_quantities_equal() -> None:
+    P = parse_quantity  # noqa: N806
+    assert quantities_equal(P("1 km"), P("1000 m")) is True
+    assert quantities_equal(P("1 km"), P("999 m")) is False
+    assert quantities_equal(P("25 \u00b0C"), P("298.15 K")) is True
+    assert quantities_equal(P("5 N"), P("5 kg")) is None
+    # temperature differences: 5 degrees Celsius of change equals 5 K of change, not as absolute values
+    assert quantities_equal(P("5 \u00b0C"), P("5 K")) is False
+    assert quantities_equal(P("5 \u00b0C"), P("5 K"), temperature_difference=True) is True
+    assert quantities_equal(P("1 atm"), P("760 mmHg"), rel_tol=1e-6) is True
+    assert quantities_equal(P("1 atm"), P("760 mmHg"), rel_tol=1e-9) is False
+
+
+def test_convert_and_bare_numbers() -> None:
+    q = convert(parse_quantity("1 km"), "m")
+    assert q is not None and q.unit == "meter" and q.magnitude == pytest.approx(1000)
+    assert convert(parse_quantity("1 km"), "kg") is None
+    assert convert(parse_quantity("1 km"), "\\mathrm{cm}").magnitude == pytest.approx(1e5)
+    n = parse_number("1000")
+    assert compare_quantity_to_number(parse_quantity("1 km"), n, "m") is True
+    assert compare_quantity_to_number(parse_quantity("1 km"), n) is None
+    assert compare_quantity_to_number(parse_quantity("45^\\circ"), parse_number("45")) is None
