@@ -90,7 +90,7 @@ _SKIP_CMDS = {
 }
 _WRAP_CMDS = {"mathrm", "text", "mathit", "mathbf", "boldsymbol", "textbf", "textit", "mathsf", "rm", "boxed"}
 _TOKEN_RE = re.compile(
-    r"(?P<num>\d+(?:\.\d*)?|\.\d+)|(?P<cmd>\\(?:[A-Za-z]+|.))|(?P<word>[A-Za-z]+)"
+    r"(?P<num>(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)|(?P<cmd>\\(?:[A-Za-z]+|.))|(?P<word>[A-Za-z]+)"
     r"|(?P<op>\*\*|[-+*/^_!(){}\[\]|,=<>'])|(?P<ws>\s+)|(?P<uni>.)",
     re.S,
 )
@@ -320,11 +320,18 @@ class _Parser:
         raise ParseRefused("bad argument")
 
     def num_node(self, text: str) -> Node:
-        digits = sum(c.isdigit() for c in text)
-        if digits > MAX_LITERAL_DIGITS:
+        """A literal: integer, decimal or scientific (``2e3`` is 2000; ``2e`` is 2 times Euler's number)."""
+        mant, _, exp_txt = text.lower().partition("e")
+        digits = sum(c.isdigit() for c in mant)
+        if digits > MAX_LITERAL_DIGITS or len(exp_txt.lstrip("+-").lstrip("0")) > 6:
             raise ParseRefused("literal too long")
-        whole, _, frac = text.partition(".")
+        whole, _, frac = mant.partition(".")
         value = Fraction(int((whole or "0") + frac), 10 ** len(frac)) if frac else Fraction(int(whole or "0"))
+        if exp_txt:
+            exp = int(exp_txt)
+            if abs(exp) > MAX_EXPONENT:
+                raise ParseRefused("exponent too large")
+            value *= Fraction(10) ** exp
         return ("num", value)
 
     def primary(self) -> Node:
