@@ -156,7 +156,7 @@ def _letter_for_text(answer: str, options: dict[str, str]) -> str | None:
     norm = normalize_text(answer)
     if not norm:
         return None
-    hits = [k for k, v in options.items() if isinstance(v, str) and normalize_text(v) == norm]
+    hits = [k for k, v in options.items() if isinstance(k, str) and isinstance(v, str) and normalize_text(v) == norm]
     return hits[0].upper() if len(hits) == 1 else None
 
 
@@ -172,7 +172,7 @@ def parse_choice(answer: str, options: dict[str, str] | None = None) -> str | No
     if raw is None or len(raw) > MAX_ANSWER_CHARS:
         return None
     opts = options if isinstance(options, dict) and options else None
-    valid = {k.upper() for k in opts} if opts else set(LETTERS)
+    valid = {k.upper() for k in opts if isinstance(k, str)} if opts else set(LETTERS)
     s = clean_answer(raw)
     if not s:
         return None

@@ -50,7 +50,7 @@ _SF_RE = re.compile(
     _COUNT + r"[ \t-]*(?:significant[ \t-]+(?:figures?|digits?)|sig\.?[ \t-]*figs?\b|s\.[ \t]?f\.?|sf\b)", _I
 )
 _EXACT_RE = re.compile(
-    r"\bexact(?:ly)?\s+(?:value|form|answer|expression|result)|\bin\s+terms\s+of\s+(?:\\?pi\b|π)"
+    r"\bexact(?:ly)?\s+(?:value|form|answer|expression|result)|\bin\s+terms\s+of\s+\$?\\?(?:pi\b|π)"
     r"|\b(?:simplest\s+)?radical\s+form|\bexact\s+(?:numerical\s+)?value",
     _I,
 )

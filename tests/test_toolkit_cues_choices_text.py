@@ -1,0 +1,166 @@
+"""Question cues, multiple choice and text primitives: golden cases, junk input, speed."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from verifier_runtime.toolkit import choices, cues, text
+
+GOLDEN = Path(__file__).parent / "golden" / "extract_cases.json"
+FUNCTIONS = {
+    "question_cues": cues.question_cues,
+    "parse_options": choices.parse_options,
+    "parse_choice": choices.parse_choice,
+    "choice_matches": choices.choice_matches,
+    "normalize_text": text.normalize_text,
+    "text_match": text.text_match,
+    "contains_answer": text.contains_answer,
+    "parse_bool": text.parse_bool,
+    "parse_identifier": text.parse_identifier,
+}
+
+
+def expand(value: Any) -> Any:
+    """Build generated arguments: ``{"$repeat": s, "times": n, "prefix": p, "suffix": q}``."""
+    if isinstance(value, dict) and "$repeat" in value:
+        return value.get("prefix", "") + value["$repeat"] * value["times"] + value.get("suffix", "")
+    return value
+
+
+def load_cases() -> list[Any]:
+    cases = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    wanted = set(FUNCTIONS) | {"identifiers_equal"}
+    return [pytest.param(c, id=c["id"]) for c in cases if c["fn"] in wanted]
+
+
+def call(case: dict[str, Any]) -> Any:
+    args = [expand(a) for a in case["args"]]
+    kwargs = {k: expand(v) for k, v in case.get("kwargs", {}).items()}
+    if case["fn"] == "identifiers_equal":  # golden args are strings: parse them first
+        a, b = (text.parse_identifier(x) for x in args)
+        assert a is not None and b is not None, case["id"]
+        return text.identifiers_equal(a, b)
+    return FUNCTIONS[case["fn"]](*args, **kwargs)
+
+
+@pytest.mark.parametrize("case", load_cases())
+def test_golden(case: dict[str, Any]) -> None:
+    start = time.perf_counter()
+    result = call(case)
+    elapsed = time.perf_counter() - start
+    expect = case["expect"]
+    if hasattr(result, "__dataclass_fields__") and isinstance(expect, dict):
+        got = asdict(result)
+        for key, want in expect.items():
+            assert got[key] == want, f"{case['id']}: {key} = {got[key]!r}, expected {want!r}"
+    else:
+        assert result == expect, f"{case['id']}: got {result!r}, expected {expect!r}"
+    assert elapsed < 0.25, f"{case['id']} took {elapsed:.3f}s"
+
+
+def test_cues_defaults_on_junk() -> None:
+    assert cues.question_cues(None) == cues.Cues()
+    assert cues.question_cues("") == cues.Cues()
+    assert cues.question_cues("\x00\x01\x02") == cues.Cues()
+
+
+def test_cues_combined_question() -> None:
+    c = cues.question_cues("A tank holds 3.2 L. How many litres leak per hour? Round to the nearest tenth.")
+    assert c.integer and c.decimal_places == 1 and not c.boolean and not c.multiple_choice
+
+
+def test_options_prefer_longest_latest_run() -> None:
+    q = "Recall (A) and (B) from before.\nNow pick:\n(A) 1\n(B) 2\n(C) 3\n(D) 4"
+    assert choices.parse_options(q) == {"A": "1", "B": "2", "C": "3", "D": "4"}
+
+
+def test_choice_with_options_from_question() -> None:
+    opts = choices.parse_options("Which gas do plants absorb?\nA. Oxygen\nB. Carbon dioxide\nC. Nitrogen")
+    assert choices.parse_choice("carbon dioxide", opts) == "B"
+    assert choices.choice_matches("The answer is (B).", "Carbon dioxide", opts) is True
+    assert choices.choice_matches("\\boxed{A}", "B", opts) is False
+
+
+def test_identifiers_equal_rejects_non_identifiers() -> None:
+    assert text.identifiers_equal("H2O", "H2O") is None  # type: ignore[arg-type]
+    a = text.parse_identifier("H2O")
+    assert a is not None and text.identifiers_equal(a, a) is True
+
+
+def test_identifier_kinds() -> None:
+    for s, kind in [("Fe^{3+}", "chemical_formula"), ("NH4^+", "chemical_formula"), ("He", "chemical_formula"),
+                    ("mRNA", "word"), ("HER2", "identifier"), ("Bin", "word")]:
+        ident = text.parse_identifier(s)
+        assert ident is not None and ident.kind == kind, (s, ident)
+
+
+JUNK_ALPHABET = list("(){}[]\\$*_^.,:;!? \n\tABCDEJabcdexyz0123456789-+/=<>#'\"") + [
+    "\x00", "é", "İ", "ß", "\u200b", "Ω", "°", "\\text{", "\\boxed{", "(A)", "B.", "yes", "no", "round to 2 decimal places",
+    "in cm?", "H_{2}O", "^{2-}", "Options:", "**",
+]
+
+
+def test_random_junk_never_raises() -> None:
+    rng = random.Random(20261130)
+    for _ in range(500):
+        s = "".join(rng.choice(JUNK_ALPHABET) for _ in range(rng.randint(0, 120)))
+        t = "".join(rng.choice(JUNK_ALPHABET) for _ in range(rng.randint(0, 20)))
+        c = cues.question_cues(s)
+        assert isinstance(c, cues.Cues)
+        assert c.decimal_places is None or 0 <= c.decimal_places <= 99
+        opts = choices.parse_options(s)
+        assert all(k in choices.LETTERS for k in opts)
+        assert list(opts) == list(choices.LETTERS[: len(opts)])
+        assert choices.parse_choice(t, opts or None) in (None, *choices.LETTERS)
+        assert choices.choice_matches(t, s, opts) in (None, True, False)
+        assert isinstance(text.normalize_text(s), str)
+        assert text.parse_bool(t) in (None, True, False)
+        ident = text.parse_identifier(t)
+        assert ident is None or (ident.kind in ("chemical_formula", "identifier", "word") and len(ident.text) <= 64)
+        assert text.text_match(s, s) == bool(text.normalize_text(s))
+        assert text.contains_answer(s, t) in (True, False)
+
+
+@pytest.mark.parametrize("junk", [None, 0, 12.5, b"yes", ["A"], {"A": "x"}, object()])
+def test_non_string_inputs(junk: Any) -> None:
+    assert cues.question_cues(junk) == cues.Cues()
+    assert choices.parse_options(junk) == {}
+    assert choices.parse_choice(junk) is None
+    if not isinstance(junk, dict):
+        assert choices.parse_choice("B", junk) == "B"  # unusable options are ignored, not fatal
+    assert choices.choice_matches(junk, "A", {"A": "1", "B": "2"}) is None
+    assert text.normalize_text(junk) == ""
+    assert text.parse_bool(junk) is None
+    assert text.parse_identifier(junk) is None
+    assert text.text_match(junk, junk) is False
+    assert text.contains_answer(junk, "a") is False
+
+
+ADVERSARIAL = ["a" * 1_000_000, " " * 1_000_000, "(A) " * 250_000, "A. x\n" * 200_000, "\\text{" * 140_000,
+               "yes " * 250_000, "in cm? " * 140_000, "{" * 1_000_000, "\x00" * 1_000_000, "ab " * 333_333]
+
+
+@pytest.mark.parametrize("s", ADVERSARIAL, ids=[f"adversarial-{i}" for i in range(len(ADVERSARIAL))])
+def test_one_megabyte_inputs_are_fast(s: str) -> None:
+    calls = [
+        lambda: cues.question_cues(s),
+        lambda: choices.parse_options(s),
+        lambda: choices.parse_choice(s),
+        lambda: text.normalize_text(s),
+        lambda: text.parse_bool(s),
+        lambda: text.parse_identifier(s),
+        lambda: text.text_match(s, s),
+        lambda: text.contains_answer(s, s[:900] + "q"),
+    ]
+    for i, fn in enumerate(calls):
+        start = time.perf_counter()
+        fn()
+        elapsed = time.perf_counter() - start
+        assert elapsed < 0.15, f"call {i} took {elapsed:.3f}s"  # 50 ms target, slack for a loaded machine
