@@ -164,3 +164,13 @@ def test_one_megabyte_inputs_are_fast(s: str) -> None:
         fn()
         elapsed = time.perf_counter() - start
         assert elapsed < 0.15, f"call {i} took {elapsed:.3f}s"  # 50 ms target, slack for a loaded machine
+
+
+@pytest.mark.parametrize("module", ["extract", "cues", "choices", "text"])
+def test_docstring_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    mod = importlib.import_module(f"verifier_runtime.toolkit.{module}")
+    result = doctest.testmod(mod)
+    assert result.attempted > 0 and result.failed == 0
