@@ -18,8 +18,8 @@ def _print_summary(report: dict[str, Any]) -> None:
     verifiers: list[str] = []
     for per in benches.values():
         verifiers.extend(v for v in per if v not in verifiers)
-    table = Table(title="Accuracy (95% Wilson interval) · direct coverage · fallback calls")
-    table.add_column("benchmark")
+    table = Table(title="Accuracy % [95% Wilson interval]; direct coverage %, fallback calls")
+    table.add_column("benchmark", overflow="fold")
     table.add_column("n", justify="right")
     for v in verifiers:
         table.add_column(v, justify="right")
@@ -32,9 +32,8 @@ def _print_summary(report: dict[str, Any]) -> None:
                 cells.append("–")
                 continue
             lo, hi = f["accuracy_ci"]
-            cov = f"{100 * f['direct_coverage']:.1f}% direct" if f["direct_coverage"] else "0% direct"
-            cells.append(f"{100 * f['accuracy']:.2f}% [{100 * lo:.1f}, {100 * hi:.1f}]\n{cov} · "
-                         f"{f['fallback_calls']} calls")
+            cells.append(f"{100 * f['accuracy']:.2f} [{100 * lo:.1f}–{100 * hi:.1f}]\n"
+                         f"{100 * f['direct_coverage']:.0f}% dir, {f['fallback_calls']} fb")
         table.add_row(b, str(n), *cells)
     for key in ("macro", "micro"):
         vals = report.get(key) or {}

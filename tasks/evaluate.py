@@ -363,9 +363,17 @@ def disagreements(
     """Examples autoverifier gets wrong, direct errors first, with its reason and short text snippets."""
     texts = {(b, e.id): e for b, exs in (sets or {}).items() for e in exs}
     wrong = [r for r in results if r.verifier == "autoverifier" and not r.is_correct]
-    wrong.sort(key=lambda r: (not r.direct, r.benchmark, r.example_id))
+    # direct errors first; within each kind, benchmarks take turns so every benchmark is shown
+    queues: dict[tuple[bool, str], list[ExampleResult]] = defaultdict(list)
+    for r in sorted(wrong, key=lambda r: r.example_id):
+        queues[(not r.direct, r.benchmark)].append(r)
+    ordered: list[ExampleResult] = []
+    for kind in (False, True):
+        qs = [queues[k] for k in sorted(queues) if k[0] == kind]
+        for i in range(max((len(q) for q in qs), default=0)):
+            ordered.extend(q[i] for q in qs if i < len(q))
     out = []
-    for r in wrong[:limit]:
+    for r in ordered[:limit]:
         ex = texts.get((r.benchmark, r.example_id))
         d = {
             "benchmark": r.benchmark,

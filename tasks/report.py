@@ -27,7 +27,8 @@ h1{font-size:26px;margin:8px 0 4px}h2{font-size:19px;margin:34px 0 8px;border-bo
 h3{font-size:15px;margin:18px 0 6px}
 p.meta{color:#57606a;margin:0 0 12px}
 table{border-collapse:collapse;margin:8px 0 12px;font-size:13px;background:#fff}
-th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
+th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+table.wide{table-layout:fixed;width:100%}
 th{background:#f3f5f7}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .note{background:#fff8e5;border:1px solid #e6c767;padding:10px 14px;border-radius:6px}
 .note li{margin:3px 0}.empty{color:#57606a;font-style:italic}
@@ -254,6 +255,8 @@ def _ablation_section(data: Mapping[str, Any]) -> str:
     abl = data.get("ablations") or {}
     if not abl:
         return '<p class="empty">No ablations: they need both autoverifier and fallback_only results.</p>'
+    if not any(abl.values()):
+        return '<p class="empty">No module group made a direct decision, so there is nothing to ablate.</p>'
     out = []
     for scope in sorted(abl, key=lambda s: (s != "all", s)):
         items = abl[scope]
@@ -304,7 +307,8 @@ def _disagreements(data: Mapping[str, Any]) -> str:
             f"{escape(str(d.get('group') or ''))}</small></td><td>{escape(str(d.get('reason')))}</td>"
             f"<td>{texts}</td></tr>"
         )
-    return ("<table><tr><th>example</th><th>what went wrong</th><th>decided by</th><th>reason</th>"
+    cols = "".join(f'<col style="width:{w}%">' for w in (13, 13, 14, 12, 48))
+    return (f"<table class='wide'><colgroup>{cols}</colgroup><tr><th>example</th><th>what went wrong</th><th>decided by</th><th>reason</th>"
             "<th>text (truncated)</th></tr>" + "".join(rows) + "</table>")
 
 
