@@ -275,3 +275,64 @@ def test_evaluate_flow_publishes_artifacts(prefect_harness, tmp_path):
     table = by_key["evaluation-accuracy"].data
     table = json.loads(table) if isinstance(table, str) else table
     assert len(table) == 2 * 3
+
+
+_BOXED_MODULE = '''"""Test module: compare the last boxed answer with the reference."""
+from verifier_runtime.types import Decision
+
+MODULE = {"id": "boxed_eq", "group": "extraction", "priority": 10, "card_id": "c_boxed", "description": "boxed"}
+
+
+def decide(x):
+    if "\\\\boxed{" not in x.response:
+        return Decision.abstain("no_boxed")
+    inner = x.response.split("\\\\boxed{", 1)[1].rsplit("}", 1)[0]
+    if inner.strip() == x.reference.strip():
+        return Decision.passed("boxed_equal")
+    return Decision.failed("boxed_differs")
+'''
+
+_FINAL_MODULE = '''"""Test module: 'Final answer:' equal to the reference."""
+from verifier_runtime.types import Decision
+
+MODULE = {"id": "final_eq", "group": "verdict_matching", "priority": 20, "card_id": "c_final",
+          "description": "final"}
+
+
+def decide(x):
+    if "Final answer:" not in x.response:
+        return Decision.abstain("no_final")
+    ans = x.response.rsplit("Final answer:", 1)[1].strip()
+    return Decision.passed("final_equal") if ans == x.reference.strip() else Decision.failed("final_differs")
+'''
+
+
+def test_real_runtime_with_modules_build_verifiers_and_ablations(tmp_path):
+    """A two-module release through build_verifiers: fallback_only excludes every group."""
+    from verifier_runtime.artifact import ModuleEntry, ReleaseSpec, write_release
+
+    spec = ReleaseSpec(version="r0002", modules=[
+        (ModuleEntry(id="boxed_eq", group="extraction", priority=10, card_id="c_boxed", description="boxed"),
+         _BOXED_MODULE),
+        (ModuleEntry(id="final_eq", group="verdict_matching", priority=20, card_id="c_final", description="final"),
+         _FINAL_MODULE),
+    ])
+    rel = write_release(spec, tmp_path / "releases" / "r0002")
+    cfg = _cfg(tmp_path, verifiers=["autoverifier", "fallback_only"], artifact=str(rel), fallback="none")
+    from tasks.evaluate import build_verifiers
+
+    verifiers = build_verifiers(cfg)
+    assert [m.id for m in verifiers["autoverifier"].modules] == ["boxed_eq", "final_eq"]
+    assert verifiers["fallback_only"].modules == ()
+    data = evaluate(cfg, sets=SETS, verifiers=verifiers).report
+    vb = data["benchmarks"]["verifybench"]
+    # boxed_eq: t0 PASS (right), t1 FAIL (right), t2 FAIL (wrong: 0.5 vs \frac{1}{2}); final_eq: t4 FAIL (right);
+    # t3 abstains everywhere -> None with fallback "none" (counted wrong)
+    assert vb["autoverifier"]["direct_coverage"] == pytest.approx(4 / 5)
+    assert vb["autoverifier"]["direct_precision"] == pytest.approx(3 / 4)
+    assert vb["autoverifier"]["abstentions"] == 1 and vb["autoverifier"]["accuracy"] == pytest.approx(3 / 5)
+    assert vb["fallback_only"]["accuracy"] == 0.0 and vb["fallback_only"]["abstentions"] == 5
+    abl = {a["group"]: a for a in data["ablations"]["verifybench"]}
+    assert abl["extraction"]["replaced"] == 3 and abl["extraction"]["delta"] == pytest.approx(-2 / 5)
+    assert abl["verdict_matching"]["replaced"] == 1 and abl["verdict_matching"]["delta"] == pytest.approx(-1 / 5)
+    assert data["disagreements"][0]["decided_by"] == "boxed_eq" and data["disagreements"][0]["direct"]
