@@ -22,6 +22,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal
 
 from tasks.schema import Example
@@ -31,6 +32,7 @@ __all__ = ["ContaminationError", "DecontamReport", "SetAudit", "audit", "enforce
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 
 
+@lru_cache(maxsize=1 << 16)
 def normalize_text(text: str) -> str:
     """NFKC, lower case, every run of non-alphanumerics collapsed to one space."""
     t = unicodedata.normalize("NFKC", text or "").lower()
@@ -188,11 +190,19 @@ def audit(
     for q in uniq_pool_q:
         pool_ngrams |= _word_ngrams(q, ngram)
 
+    # Fuzzy pairs once over the distinct questions of every evaluation set together.
+    enq_by_set = {name: [normalize_text(e.question) for e in ev] for name, ev in eval_sets.items()}
+    all_eval_q = sorted({q for qs in enq_by_set.values() for q in qs if q})
+    fuzzy_by_eq: dict[str, list[tuple[str, float]]] = defaultdict(list)
+    for i, j, jac in _fuzzy_pairs(uniq_pool_q, all_eval_q, fuzzy_threshold):
+        if all_eval_q[i] != uniq_pool_q[j]:  # identical questions are exact matches
+            fuzzy_by_eq[all_eval_q[i]].append((uniq_pool_q[j], jac))
+
     sets: dict[str, SetAudit] = {}
     for name, ev in eval_sets.items():
         sa = SetAudit(name=name, n_eval=len(ev))
         matched: set[tuple[str, str]] = set()
-        enq = [normalize_text(e.question) for e in ev]
+        enq = enq_by_set[name]
         for e, q in zip(ev, enq, strict=True):
             r = normalize_text(e.reference)
             tri = by_tri.get((q, r, normalize_text(e.response)), [])
@@ -206,17 +216,9 @@ def audit(
                     if (e.id, pool[k].id) not in matched:
                         matched.add((e.id, pool[k].id))
                         sa.matches.append((kind, e.id, pool[k].id, 1.0))
-        # Fuzzy: over distinct normalised questions, then fanned out to examples.
-        uniq_eval_q = sorted({q for q in enq if q})
-        eval_by_q: dict[str, list[int]] = defaultdict(list)
-        for i, q in enumerate(enq):
-            eval_by_q[q].append(i)
         fuzzy_eval: set[int] = set()
-        for i, j, jac in _fuzzy_pairs(uniq_pool_q, uniq_eval_q, fuzzy_threshold):
-            eq, pq = uniq_eval_q[i], uniq_pool_q[j]
-            if eq == pq:
-                continue  # already an exact question match
-            for ei in eval_by_q[eq]:
+        for ei, q in enumerate(enq):
+            for pq, jac in fuzzy_by_eq.get(q, ()):
                 fuzzy_eval.add(ei)
                 for k in by_q[pq]:
                     if (ev[ei].id, pool[k].id) not in matched:

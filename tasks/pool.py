@@ -305,7 +305,7 @@ def build_pool(config: PoolConfig | dict[str, Any] | str | Path, store: Any | No
     # Diagnostics from the selected examples and the seed set; they follow their question's split.
     bases = sorted(selected, key=lambda e: e.id) + seeds
     if report["data"] == "builtin_seed":
-        n_diag = max(n_diag, cfg.target_size - len(selected))
+        n_diag = max(0, cfg.target_size - len(selected))
     diag = generate_diagnostics(bases, n_diag, seed=cfg.seed)
     if eval_sets and diag:
         dr2 = audit(diag, eval_sets, fuzzy_threshold=cfg.fuzzy_threshold, ngram=cfg.ngram)

@@ -25,6 +25,7 @@ from typing import Any
 
 import duckdb
 import polars as pl
+import pyarrow as pa
 
 from tasks.schema import Example
 
@@ -75,6 +76,14 @@ TABLES: dict[str, dict[str, str]] = {
 _KEYS = {"examples": ("id",), "cards": ("card_id",), "rounds": ("round",)}
 _JSON_COLS = {t: {c for c, ty in cols.items() if ty == "JSON"} for t, cols in TABLES.items()}
 _DECISIONS = {"PASS", "FAIL", None}
+
+
+_ARROW_TYPES = {"VARCHAR": pa.string(), "JSON": pa.string(), "BOOLEAN": pa.bool_(), "INTEGER": pa.int64(),
+                "DOUBLE": pa.float64(), "TIMESTAMP": pa.timestamp("us", tz="UTC")}
+
+
+def _arrow_schema(table: str) -> pa.Schema:
+    return pa.schema([(c, _ARROW_TYPES[t.split()[0]]) for c, t in TABLES[table].items()])
 
 
 class StoreError(RuntimeError):
@@ -173,21 +182,33 @@ class Store:
         cols = list(TABLES[table])
         if isinstance(rows, pl.DataFrame):
             rows = rows.to_dicts()
-        data: list[list[Any]] = []
+        data: list[dict[str, Any]] = []
         for i, row in enumerate(rows):
             extra = set(row) - set(cols)
             if extra:
                 raise StoreError(f"{table} row {i}: unknown columns {sorted(extra)}")
             if table == "replays" and row.get("decision") not in _DECISIONS:
                 raise StoreError(f"replays row {i}: decision must be PASS, FAIL or null, got {row.get('decision')!r}")
-            data.append([_dump(row.get(c)) if c in _JSON_COLS[table] else row.get(c) for c in cols])
+            data.append({c: _dump(row.get(c)) if c in _JSON_COLS[table] else row.get(c) for c in cols})
         if not data:
             return 0
-        verb = "INSERT OR REPLACE" if replace and table in _KEYS else "INSERT"
-        placeholders = ", ".join("?" for _ in cols)
+        upsert = replace and table in _KEYS
+        if upsert:  # one row per key (the last wins), as DuckDB refuses to update a row twice in one statement
+            keyed = {tuple(r[k] for k in _KEYS[table]): r for r in data}
+            data = list(keyed.values())
+        try:
+            arrow = pa.Table.from_pylist(data, schema=_arrow_schema(table))
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as exc:
+            raise StoreError(f"{table}: a value has the wrong type: {exc}") from exc
         names = ", ".join(f'"{c}"' for c in cols)
+        verb = "INSERT OR REPLACE" if upsert else "INSERT"
         with self._lock:
-            self.con.executemany(f"{verb} INTO {table} ({names}) VALUES ({placeholders})", data)
+            view = f"_incoming_{threading.get_ident()}"
+            self.con.register(view, arrow)
+            try:
+                self.con.execute(f"{verb} INTO {table} ({names}) SELECT {names} FROM {view}")
+            finally:
+                self.con.unregister(view)
         return len(data)
 
     def frame(self, table: str, where: str = "", params: Sequence[Any] = ()) -> pl.DataFrame:

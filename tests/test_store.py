@@ -78,6 +78,8 @@ def test_bad_rows(tmp_path: Path) -> None:
             st.add_replays([{"round": 1, "bogus": 1}])
         with pytest.raises(StoreError, match="decision"):
             st.add_replays([{"round": 1, "decision": "ABSTAIN"}])
+        with pytest.raises(StoreError, match="wrong type"):
+            st.add_replays([{"round": "first"}])
         with pytest.raises(StoreError, match="unknown table"):
             st.insert("nope", [])
 
