@@ -141,3 +141,10 @@ def test_plain_numbers_are_fast_and_need_no_sympy() -> None:
         numbers_close(parse_number("12.50"), parse_number("12.5"))
     per_pair = (time.perf_counter() - t0) / 2000
     assert per_pair < 1e-3  # measured ~10-20 µs; generous for slow CI
+
+
+@pytest.mark.parametrize("text", ["-3.50", "0.0050", "0.0", "12.000", "007.5", "42", "-0", "1200"])
+def test_fast_paths_agree_with_full_parser(text: str) -> None:
+    from verifier_runtime.toolkit.numbers import _parse
+
+    assert parse_number(text) == _parse(text)

@@ -76,6 +76,7 @@ _FRAC = re.compile(
 )
 _MIXED = re.compile(r"^(?P<sign>[-+]?)(?P<whole>\d+)\s+(?P<n>\d+)\s*/\s*(?P<d>\d+)$")
 _FAST_INT = re.compile(r"^-?\d{1,18}$")
+_FAST_DEC = re.compile(r"^(-?)(\d{1,18})\.(\d{1,18})$")
 
 
 def _strip(s: str) -> str:
@@ -148,6 +149,12 @@ def parse_number(s: object) -> Number | None:
         v = int(s)
         digits = s.lstrip("-").lstrip("0")
         return Number(Fraction(v), s, "integer", 0, max(1, len(digits.rstrip("0"))) if digits else 1)
+    m = _FAST_DEC.match(s)
+    if m:
+        sign, whole, frac = m.groups()
+        v = Fraction(int(whole + frac), 10 ** len(frac))
+        digits = (whole + frac).lstrip("0")
+        return Number(-v if sign else v, s, "decimal", len(frac), len(digits) if digits else max(1, len(frac)))
     try:
         return _parse(s)
     except (ValueError, ZeroDivisionError, OverflowError, RecursionError):
