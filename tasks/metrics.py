@@ -124,11 +124,11 @@ def fallback_calls_avoided(calls: int, baseline_calls: int) -> float | None:
 
 
 def _align(a: Sequence[ExampleResult], b: Sequence[ExampleResult]) -> list[tuple[bool, bool]]:
-    """Pairs of correctness flags for the examples both lists hold (matched by example id)."""
-    bmap = {r.example_id: r for r in b}
+    """Pairs of correctness flags for the examples both lists hold (matched by benchmark and id)."""
+    bmap = {(r.benchmark, r.example_id): r for r in b}
     if len(bmap) != len(b):
         raise ValueError("duplicate example ids in a result list")
-    pairs = [(r.is_correct, bmap[r.example_id].is_correct) for r in a if r.example_id in bmap]
+    pairs = [(r.is_correct, bmap[(r.benchmark, r.example_id)].is_correct) for r in a if (r.benchmark, r.example_id) in bmap]
     if len(pairs) != len(a) or len(pairs) != len(b):
         raise ValueError("the two result lists do not cover the same examples")
     return pairs
@@ -278,7 +278,7 @@ def removal_ablation(
     Every other module's decision and every fallback call stays as it was, so the delta is the
     group's marginal contribution, not its firing frequency.
     """
-    fmap = {r.example_id: r for r in fallback_only}
+    fmap = {(r.benchmark, r.example_id): r for r in fallback_only}
     base = accuracy(full)
     if not full:
         return Ablation(group, 0, 0.0, 0.0)
@@ -286,10 +286,11 @@ def removal_ablation(
     replaced = 0
     for r in full:
         if r.direct and r.group == group:
-            if r.example_id not in fmap:
+            key = (r.benchmark, r.example_id)
+            if key not in fmap:
                 raise ValueError(f"no fallback-only verdict for example {r.example_id}")
             replaced += 1
-            correct += fmap[r.example_id].is_correct
+            correct += fmap[key].is_correct
         else:
             correct += r.is_correct
     acc = correct / len(full)

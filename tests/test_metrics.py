@@ -171,3 +171,12 @@ def test_removal_ablation_arithmetic():
     groups = [a.group for a in removal_ablations(full, fb)]
     assert groups == ["extraction", "numeric"]
     assert removal_ablation(full, fb, "unused").delta == 0.0
+
+
+def test_pairing_uses_benchmark_and_id():
+    a = [R(0, True, True), ExampleResult("e0", "other", "x", False, True)]
+    b = [R(0, False, True), ExampleResult("e0", "other", "x", False, True)]
+    pc = paired_comparison(a, b)  # same id in two benchmarks is two examples
+    assert pc.n == 2 and (pc.a_only_correct, pc.b_only_correct) == (1, 0)
+    full = [R(0, True, True, by="m", group="g"), ExampleResult("e0", "other", "x", True, True, "m", group="g")]
+    assert removal_ablation(full, b, "g").accuracy == pytest.approx(0.0)
