@@ -143,10 +143,18 @@ def base_from_example(ex: Example) -> Base:
     return Base(ex.id, ex.question, ex.reference, str(ans), ex.domain, ex.source)
 
 
+_ASKS_PERCENT = re.compile(r"what (?:percent|percentage)|how many percent|in percent|as a percent(?:age)?|"
+                           r"percentage of|what is the percent", re.I)
+_ASKS_DOLLARS = re.compile(r"how many dollars|in dollars|how much money|how much (?:does|did|will|do|would|is|are)"
+                           r"\b[^?.]{0,60}\b(?:cost|pay|paid|earn|make|spend|save|charge|worth)", re.I)
+
+
 def _unit_from_question(q: str) -> str | None:
-    m = re.search(r"\bhow many ([a-z]+)", q, re.I)
-    if m and m.group(1).lower() not in ("more", "times", "of", "different", "ways", "total", "are", "were", "is"):
-        return m.group(1).lower()
+    """The counted noun of the question's last "how many X" (None for "how many more", ...)."""
+    found = re.findall(r"\bhow many ([a-z]+)", q, re.I)
+    if found and found[-1].lower() not in ("more", "times", "of", "different", "ways", "total", "are", "were",
+                                           "is", "fewer", "less", "dollars", "percent"):
+        return found[-1].lower()
     return None
 
 
@@ -182,7 +190,7 @@ def _numeric_variants(b: Base) -> list[tuple[str, str, bool]]:
                 out.append(("numeric.fraction_as_decimal", f"The answer is {dec}.", True))
         else:
             out.append(("numeric.decimal_as_fraction", f"The answer is \\frac{{{v.numerator}}}{{{v.denominator}}}.", True))
-    if re.search(r"percent|%", b.question, re.I) and "%" not in b.answer:
+    if _ASKS_PERCENT.search(b.question) and "%" not in b.answer:
         out.append(("numeric.percent", f"The answer is {plain}%.", True))
     if unit:
         swap = _UNIT_SWAP.get(unit.lower())
@@ -190,7 +198,7 @@ def _numeric_variants(b: Base) -> list[tuple[str, str, bool]]:
             out.append(("numeric.wrong_unit", f"The answer is {plain} {swap}.", False))
     else:
         qunit = _unit_from_question(b.question)
-        if re.search(r"\bdollars?\b|\$", b.question) and v >= 0:
+        if _ASKS_DOLLARS.search(b.question) and v >= 0:
             out.append(("numeric.trailing_unit", f"The answer is ${plain}.", True))
         elif qunit:
             out.append(("numeric.trailing_unit", f"The answer is {plain} {qunit}.", True))
