@@ -50,11 +50,11 @@ TABLES: dict[str, dict[str, str]] = {
         "surface_form": "VARCHAR", "domain": "VARCHAR", "features": "JSON",
     },
     "clusters": {
-        "round": "INTEGER", "cluster_id": "INTEGER", "size": "INTEGER", "score": "DOUBLE",
+        "round": "INTEGER", "cluster_id": "VARCHAR", "size": "INTEGER", "score": "DOUBLE",
         "label_summary": "VARCHAR", "example_ids": "JSON",
     },
     "cards": {
-        "card_id": "VARCHAR PRIMARY KEY", "round": "INTEGER", "cluster_id": "INTEGER", "status": "VARCHAR",
+        "card_id": "VARCHAR PRIMARY KEY", "round": "INTEGER", "cluster_id": "VARCHAR", "status": "VARCHAR",
         "path": "VARCHAR", "drafter": "VARCHAR", "template": "VARCHAR", "params": "JSON", "stage": "VARCHAR",
         "reason": "VARCHAR", "figures": "JSON", "created_at": "TIMESTAMP",
     },
@@ -84,6 +84,13 @@ _ARROW_TYPES = {"VARCHAR": pa.string(), "JSON": pa.string(), "BOOLEAN": pa.bool_
 
 def _arrow_schema(table: str) -> pa.Schema:
     return pa.schema([(c, _ARROW_TYPES[t.split()[0]]) for c, t in TABLES[table].items()])
+
+
+def _coerce(table: str, col: str, v: Any) -> Any:
+    """Numbers into text columns become text (e.g. an integer cluster id); nothing else changes."""
+    if isinstance(v, (int, float)) and not isinstance(v, bool) and TABLES[table][col].startswith("VARCHAR"):
+        return str(v)
+    return v
 
 
 class StoreError(RuntimeError):
@@ -189,7 +196,8 @@ class Store:
                 raise StoreError(f"{table} row {i}: unknown columns {sorted(extra)}")
             if table == "replays" and row.get("decision") not in _DECISIONS:
                 raise StoreError(f"replays row {i}: decision must be PASS, FAIL or null, got {row.get('decision')!r}")
-            data.append({c: _dump(row.get(c)) if c in _JSON_COLS[table] else row.get(c) for c in cols})
+            data.append({c: _dump(row.get(c)) if c in _JSON_COLS[table] else _coerce(table, c, row.get(c))
+                         for c in cols})
         if not data:
             return 0
         upsert = replace and table in _KEYS
