@@ -84,6 +84,10 @@ def register(app: typer.Typer) -> None:
                          limit=limit, workers=workers)
         try:
             if flow:
+                import os
+
+                # a cold ephemeral Prefect server can need more than Prefect's default 20 s on a small machine
+                os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
                 from flows.evaluate import evaluate as evaluate_flow
 
                 report = evaluate_flow(config_path=str(config), **overrides)
