@@ -10,7 +10,7 @@ import pytest
 from autoverifier.batch import BadRecord, BatchError, Fields, VerifierSpec, run_batch
 from verifier_runtime.integrations.rewards import clear_verifier_cache
 
-SPEC = VerifierSpec.make("rulebank/releases/r-test", "offline", factory="fake_verifier:make_fake_verifier")
+SPEC = VerifierSpec.make("rulebank/releases/r-test", "offline", factory="tests.fake_verifier:make_fake_verifier")
 
 
 @pytest.fixture(autouse=True)

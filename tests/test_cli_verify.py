@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from autoverifier import cmd_verify
 from verifier_runtime.integrations.rewards import clear_verifier_cache
 
-FACTORY = ["--factory", "fake_verifier:make_fake_verifier"]
+FACTORY = ["--factory", "tests.fake_verifier:make_fake_verifier"]
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ import threading
 from pathlib import Path
 
 import pytest
-from fake_verifier import LOADS, FakeVerifier, make_fake_verifier
 
+from tests.fake_verifier import LOADS, FakeVerifier, make_fake_verifier
 from verifier_runtime.integrations import rewards as rewards_mod
 from verifier_runtime.integrations import trl as trl_adapter
 from verifier_runtime.integrations import verl as verl_adapter

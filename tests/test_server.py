@@ -14,8 +14,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from fake_verifier import FakeVerifier
 
+from tests.fake_verifier import FakeVerifier
 from verifier_runtime.integrations.server import RewardServer, parse_payload, strip_prompt
 
 REPO = Path(__file__).resolve().parent.parent
@@ -131,11 +131,11 @@ def test_cli_serve_shuts_down_on_sigterm(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    code = (f"import sys, typer; sys.path.insert(0, {str(REPO / 'tests')!r}); from autoverifier import cmd_serve; "
-            "app = typer.Typer(); cmd_serve.register(app); app.command('noop', hidden=True)(lambda: None); app()")
+    code = ("import typer; from autoverifier import cmd_serve; app = typer.Typer(); cmd_serve.register(app); "
+            "app.command('noop', hidden=True)(lambda: None); app()")
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     proc = subprocess.Popen([sys.executable, "-c", code, "serve", "--port", str(port), "--factory",
-                             "fake_verifier:make_fake_verifier"], env=env, stderr=subprocess.PIPE, text=True)
+                             "tests.fake_verifier:make_fake_verifier"], env=env, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.time() + 20
         while True:
