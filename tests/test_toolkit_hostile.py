@@ -65,6 +65,15 @@ HOSTILE = [
     "{" * 999,
     "$" * 999,
     "\u221e" * 500,
+    # symbolic: numeric checks must not start unbounded argument reductions
+    "\\sin(e^{x^{100}})",
+    "\\cos(e^{e^{e^{x}}})",
+    "x^{x^{x^{x}}}",
+    "e^{e^{x^{50}}}",
+    "\\tan(10^{50} x)",
+    "\\sin(x^{10000})",
+    "(x^{9999}+1)^{9999}",
+    "\\Gamma(x)^{x!}",
 ]
 IDS = [f"h{k:02d}" for k in range(len(HOSTILE))]
 PRIMITIVES = [parse_number, parse_expression, parse_equation, parse_quantity, parse_interval_set, parse_collection,
@@ -147,3 +156,15 @@ def test_eight_threads_at_once() -> None:
     assert not errors, errors
     assert time.perf_counter() - t0 < 30
     assert max(slow) < 2.0  # each call, under 8-way contention on 2 cores
+
+
+def test_numeric_value_is_bounded() -> None:
+    from verifier_runtime.toolkit.latex import _ctx, numeric_value
+
+    e = parse_expression("\\sin(e^{x^{100}})")
+    x = sorted(e.free_symbols, key=str)
+    big = {x[0]: _ctx().mpf("1.8")}
+    t0 = time.perf_counter()
+    assert numeric_value(e, big) is None  # e^(1.8^100) has ~10^25 digits: refused, not reduced
+    assert numeric_value(parse_expression("\\sin(\\pi/6)")) is not None
+    assert time.perf_counter() - t0 < LIMIT_S

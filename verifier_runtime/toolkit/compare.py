@@ -149,13 +149,14 @@ def _parse_answer(s: str) -> Answer | None:
     e = parse_expression(t)
     if e is not None:
         return Answer("expression", e, s)
-    if re.search(r"[A-Za-z]", t):
-        return Answer("text", _normal_text(t), s)
-    return None
+    words = _normal_text(t)
+    if re.search(r"[A-Za-z]", words) and "\\" not in words:
+        return Answer("text", words, s)
+    return None  # LaTeX that is not math we can read (\frac{0}{0}) is not text either
 
 
 def _normal_text(t: str) -> str:
-    t = re.sub(r"\\(?:text|mathrm|textbf|mathbf)\{([^{}]*)\}", r"\1", t)
+    t = re.sub(r"\\(?:text|mathrm|textbf|mathbf|textit|emph)\{([^{}]*)\}", r"\1", t)
     return re.sub(r"\s+", " ", t).strip().rstrip(".").casefold()
 
 

@@ -19,6 +19,7 @@ from verifier_runtime.limits import MAX_ANSWER_CHARS, MAX_EXPR_DEPTH, MAX_EXPR_N
 from verifier_runtime.toolkit.latex import (
     _sympy,
     equations_equal,
+    numeric_value,
     parse_equation,
     parse_expression,
     values_equal,
@@ -279,10 +280,10 @@ def _to_float(x: Any) -> float | None:
             return -math.inf
         if not x.is_number:
             return None
-        v = x.evalf(20)
-        if not v.is_real:
+        v = numeric_value(x)
+        if v is None or v.imag != 0:
             return None
-        return float(v)
+        return float(v.real)
     except (TypeError, ValueError, AttributeError, OverflowError, RecursionError):
         return None
 
