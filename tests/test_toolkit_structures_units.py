@@ -173,3 +173,19 @@ def test_convert_and_bare_numbers() -> None:
     assert compare_quantity_to_number(parse_quantity("1 km"), n, "m") is True
     assert compare_quantity_to_number(parse_quantity("1 km"), n) is None
     assert compare_quantity_to_number(parse_quantity("45^\\circ"), parse_number("45")) is None
+
+
+def test_plus_minus_and_assignments() -> None:
+    from verifier_runtime.toolkit.structures import assigned_value, expand_plus_minus
+
+    pm = expand_plus_minus("1 \\pm \\sqrt{2}")
+    assert pm is not None and pm.is_set and len(pm.items) == 2
+    assert collections_equal(pm, parse_collection("\\{1 - \\sqrt{2}, 1 + \\sqrt{2}\\}")) is True
+    assert expand_plus_minus("2 \\pm 1 \\pm 3") is None
+    assert expand_plus_minus("x^2 = \\pm 1") is None
+    assert expand_plus_minus("no sign") is None
+    eq = parse_element("x = 3")
+    assert str(assigned_value(eq)) == "3"
+    assert assigned_value(parse_element("x + y = 3")) is None
+    assert elements_equal(eq, parse_number("3")) is True
+    assert parse_interval_set("x \\in [0, 1)") is not None

@@ -35,6 +35,7 @@ from verifier_runtime.toolkit.structures import (
     Matrix,
     collections_equal,
     elements_equal,
+    expand_plus_minus,
     interval_sets_equal,
     matrices_equal,
     parse_collection,
@@ -84,7 +85,7 @@ class Comparison:
 
 _BRACKET_START = re.compile(r"^\s*(?:\\left\s*)?(?:[(\[]|\\\{|\\lbrace|\\langle|\u27e8)")
 _SET_WORDS = re.compile(r"\\cup|\u222a|\\emptyset|\\varnothing|\u2205|\\mathbb\s*\{?R|\u211d")
-_INEQ = re.compile(r"<|>|\\le|\\ge|\\lt|\\gt|\u2264|\u2265")
+_INEQ = re.compile(r"<|>|\\le|\\ge|\\lt|\\gt|\u2264|\u2265|\\in\b|\u2208")
 _WRAPPERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 
 
@@ -142,6 +143,10 @@ def _parse_answer(s: str) -> Answer | None:
         iv = parse_interval_set(t)
         if iv is not None:
             return Answer("interval", iv, s)
+    if "\\pm" in t or "\u00b1" in t:
+        pm = expand_plus_minus(t)
+        if pm is not None:
+            return Answer("set", pm, s)
     if t.count("=") == 1:
         eq = parse_equation(t)
         if eq is not None:

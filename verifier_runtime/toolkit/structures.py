@@ -35,10 +35,12 @@ __all__ = [
     "split_top_level",
     "parse_element",
     "parse_collection",
+    "expand_plus_minus",
     "parse_interval_set",
     "parse_matrix",
     "tuple_as_interval",
     "elements_equal",
+    "assigned_value",
     "collections_equal",
     "interval_sets_equal",
     "matrices_equal",
@@ -246,11 +248,32 @@ def parse_collection(s: object, *, _depth: int = 0) -> Collection | None:
     return Collection(tuple(items), ordered, bracket, s)
 
 
+# --- plus-minus -----------------------------------------------------------------------------------
+
+_PM = re.compile(r"\\pm|\u00b1")
+
+
+def expand_plus_minus(s: object) -> Collection | None:
+    """``a \\pm b`` (one ``\\pm`` or ``±``) as the set ``{a + b, a - b}``; ``x = \\pm 2`` as ``{2, -2}``."""
+    if not _ok(s):
+        return None
+    t = _strip_wrappers(_prep(s))
+    t = re.sub(r"^[A-Za-z](?:_\{?\w+\}?)?\s*=\s*(?=.)", "", t)
+    if len(_PM.findall(t)) != 1 or "=" in t or "," in t:
+        return None
+    plus, minus = _PM.sub("+", t), _PM.sub("-", t)
+    a, b = parse_element(plus.lstrip("+") if plus.lstrip().startswith("+") else plus), parse_element(minus)
+    if a is None or b is None or isinstance(a, (Collection, Equation)) or isinstance(b, (Collection, Equation)):
+        return None
+    return Collection((a, b), False, "{", s)
+
+
 # --- intervals -----------------------------------------------------------------------------------
 
 _UNION = re.compile(r"\\cup|\u222a|\s+U\s+|\\text\{\s*or\s*\}|\s+or\s+")
 _INFS = {"\\infty": 1, "+\\infty": 1, "-\\infty": -1, "\u221e": 1, "-\u221e": -1, "inf": 1, "-inf": -1,
          "oo": 1, "-oo": -1, "+\u221e": 1, "infty": 1, "-infty": -1, "+inf": 1}
+_IN_PREFIX = re.compile(r"^[A-Za-z](?:_\{?\w+\}?)?\s*(?:\\in|\u2208)\s*")
 _REALS = {"\\mathbb{R}", "\\mathbb R", "\\R", "\u211d", "\\mathbb{R}^1"}
 _INEQ = re.compile(r"\\leq?|\\geq?|\\lt|\\gt|\u2264|\u2265|<=|>=|<|>")
 _INEQ_MAP = {"\\le": "<=", "\\leq": "<=", "\u2264": "<=", "<=": "<=", "\\ge": ">=", "\\geq": ">=",
@@ -362,7 +385,7 @@ def parse_interval_set(s: object) -> IntervalSet | None:
     if not _ok(s):
         return None
     try:
-        t = _strip_wrappers(_prep(s))
+        t = _IN_PREFIX.sub("", _strip_wrappers(_prep(s)))
         pieces = _UNION.split(t)
         if len(pieces) > MAX_ITEMS:
             return None
@@ -491,11 +514,24 @@ def elements_equal(a: Any, b: Any, *, rel_tol: float = 0.0, abs_tol: float = 0.0
             return matrices_equal(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
         if isinstance(a, Equation) and isinstance(b, Equation):
             return equations_equal((a.lhs, a.rhs), (b.lhs, b.rhs))
+        if isinstance(a, Equation) and _is_scalar(b):
+            value = assigned_value(a)
+            return values_equal(value, b, rel_tol=rel_tol, abs_tol=abs_tol) if value is not None else None
+        if isinstance(b, Equation) and _is_scalar(a):
+            return elements_equal(b, a, rel_tol=rel_tol, abs_tol=abs_tol)
         if _is_scalar(a) and _is_scalar(b):
             return values_equal(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
         return None
     except (ValueError, TypeError, RecursionError, AttributeError):
         return None
+
+
+def assigned_value(eq: Equation) -> Any:
+    """The constant of an assignment ``x = 3`` or ``3 = x`` (sympy), else ``None``."""
+    for side, other in ((eq.lhs, eq.rhs), (eq.rhs, eq.lhs)):
+        if getattr(side, "is_Symbol", False) and not getattr(other, "free_symbols", {1}):
+            return other
+    return None
 
 
 def _all(results: list[bool | None]) -> bool | None:
