@@ -106,3 +106,16 @@ def test_plain_number_speed() -> None:
         answers_equivalent("0.75", "\\frac{3}{4}")
     per = (time.perf_counter() - t0) / (2 * n)
     assert per < 5e-4, per
+
+
+def test_importing_the_comparator_loads_neither_sympy_nor_pint() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; import verifier_runtime.toolkit.compare as c;"
+        "c.answers_equivalent('1,234', '1234'); c.answers_equivalent('yes', 'Yes');"
+        "print('sympy' in sys.modules, 'pint' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "False False", out.stderr
