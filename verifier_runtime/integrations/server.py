@@ -118,7 +118,7 @@ def parse_payload(body: bytes, *, max_items: int = DEFAULT_MAX_ITEMS) -> list[di
 
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
-    timeout = 120  # seconds a client may take to send its request
+    timeout = 60  # seconds a client may take to send its request (bounds shutdown waits too)
     server_version = "AutoVerifierReward/1"
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
