@@ -27,6 +27,7 @@ Stages, in order; the first failure stops the audit and names its stage:
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -253,7 +254,9 @@ def audit_module(
 def _set_limits(cpu_seconds: float, memory_mb: int) -> None:
     import resource
 
-    cpu = max(1, int(round(cpu_seconds)))
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    started = used.ru_utime + used.ru_stime  # interpreter start-up is not the module's budget
+    cpu = max(1, math.ceil(started + cpu_seconds))
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     mem = int(memory_mb) * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
@@ -274,11 +277,26 @@ def _install_guard(blocked: list[str]) -> None:
             mode, flags = args[1], args[2]
             writes = isinstance(mode, str) and any(c in mode for c in "wax+")
             bad = writes or (isinstance(flags, int) and bool(flags & _WRITE_FLAGS))
-        if bad:
+        if bad and not _inside_import():
             blocked.append(f"{event}{_short_args(args)}")
             raise PermissionError(f"blocked in the audit sandbox: {event}")
 
     sys.addaudithook(hook)
+
+
+def _inside_import() -> bool:
+    """True when the current event comes from a module being imported.
+
+    Code modules cannot import anything themselves (the policy), so an import during
+    ``decide`` is the toolkit lazily loading an installed library (numpy sets an environment
+    variable when it loads, for instance); such import-time side effects are allowed.
+    """
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib._bootstrap"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _short_args(args: tuple[Any, ...]) -> str:

@@ -354,7 +354,7 @@ def test_bad_cases_argument_is_a_clear_error(cases, error):
         audit_module(BENIGN, cases=cases)
 
 
-def test_sandbox_guard_blocks_writes_and_sockets_even_past_the_policy():
+def test_sandbox_guard_blocks_writes_sockets_and_processes_even_past_the_policy():
     target = Path("/tmp") / f"autoverifier-guard-{uuid.uuid4().hex}"
     root = Path(__file__).resolve().parents[1]
     script = (
@@ -363,7 +363,11 @@ def test_sandbox_guard_blocks_writes_and_sockets_even_past_the_policy():
         "blocked = []\n"
         "_install_guard(blocked)\n"
         "open(sys.executable, 'rb').close()\n"  # reading stays possible
-        "for attempt in (lambda: open(sys.argv[1], 'w'), lambda: __import__('socket').socket()):\n"
+        "import numpy\n"  # import-time side effects of installed libraries (numpy calls putenv) are allowed
+        "import os\n"
+        "attempts = (lambda: open(sys.argv[1], 'w'), lambda: __import__('socket').socket(),\n"
+        "            lambda: os.putenv('X', '1'), lambda: os.system('true'))\n"
+        "for attempt in attempts:\n"
         "    try:\n"
         "        attempt()\n"
         "    except PermissionError:\n"
@@ -374,5 +378,19 @@ def test_sandbox_guard_blocks_writes_and_sockets_even_past_the_policy():
         [sys.executable, "-c", script, str(target)], capture_output=True, text=True, timeout=30, check=False
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "2"
+    assert proc.stdout.strip() == "4"
     assert not target.exists()
+
+
+def test_offline_drafter_templates_satisfy_the_policy():
+    render = pytest.importorskip("tasks.render")
+    case = {"question": "What is 1/2 + 1/4?", "reference": "3/4", "response": "\\boxed{0.75}", "expected": "PASS"}
+    for name in render.template_names():
+        src = render.render_module(name, {}, module_id=f"t_{name}", priority=1, card_id="card-t", description=name,
+                                   why="policy test", support=[case], counterexamples=[])
+        assert check_module_source(src) == [], name
+        load_module_source(src, f"{name}.py")
+    src = render.render_module("numeric_match", {}, module_id="t", priority=1, card_id="c", description="d",
+                               why="w", support=[case], counterexamples=[])
+    r = audit_module(src, cross_process=False)
+    assert r.passed and r.outputs[0]["label"] == "PASS", r.reason
