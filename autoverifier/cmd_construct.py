@@ -39,10 +39,17 @@ def _round_table(summaries: list[dict]) -> Table:
     return t
 
 
+def prefect_defaults() -> None:
+    """Local runs need no server: Prefect starts a temporary one; give it time on a busy machine."""
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
+    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+
+
 def run_construct(config: str, rounds: int | None, api_url: str | None) -> list[dict]:
     if api_url:
         os.environ["PREFECT_API_URL"] = api_url
-    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    prefect_defaults()
     from flows.construct import construct
 
     return construct(config=config, rounds=rounds)

@@ -30,6 +30,7 @@ from verifier_runtime.verifier import Verifier, run_decide
 
 GROUP_BASE = {
     "invalid_answer_guard": 100,
+    "answer_extraction": 150,
     "closed_choice": 200,
     "verdict_matching": 300,
     "numeric_unit": 400,
@@ -55,6 +56,8 @@ class RoundConfig:
     audit_cpu_seconds: int = 10
     audit_memory_mb: int = 1024
     cases_per_module: int = 4
+    search_sample: int = 60  # cluster examples the drafter's grid search looks at (validation sees all)
+    search_counterexamples: int = 150
     seed: int = 0
 
     @classmethod
@@ -283,6 +286,13 @@ def _score(labels_on: list[str], idx: Sequence[int], state: PoolState) -> tuple[
     return good, bad
 
 
+def _sample(idx: Sequence[int], n: int, state: PoolState) -> list[int]:
+    """A deterministic sample of at most ``n`` indices (by example id), in index order."""
+    if len(idx) <= n:
+        return list(idx)
+    return sorted(sorted(idx, key=lambda i: state.examples[i].id)[:n])
+
+
 def grid(template: str) -> list[dict[str, Any]]:
     t = load_template(template)
     keys = sorted(t.grid)
@@ -306,7 +316,8 @@ class OfflineDrafter:
 
     def draft(self, cluster: dict[str, Any], counter_idx: Sequence[int], state: PoolState, cfg: RoundConfig,
               card_prefix: str) -> list[Draft]:
-        idx = cluster["indices"]
+        idx = _sample(cluster["indices"], cfg.search_sample, state)
+        counter_idx = _sample(counter_idx, cfg.search_counterexamples, state)
         scored = []
         seen_behaviour: set[tuple] = set()
         for template, params in self._candidates:

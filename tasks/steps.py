@@ -37,11 +37,11 @@ from tasks.construct import (
     freeze_release,
     next_version,
     pick_cases,
-    render_module,
     replay_chunk,
     round_figures,
     validate_draft,
 )
+from tasks.render import render_module
 from tasks.schema import Example
 from verifier_runtime.artifact import (
     Artifact,
@@ -122,12 +122,24 @@ class RoundContext:
     timings: dict[str, float] = field(default_factory=dict)
     release: str | None = None
     guidance: list[str] = field(default_factory=list)
+    embeddings: Any = None
+    objects: list[str] | None = None
     pool_report: dict[str, Any] = field(default_factory=dict)
 
 
 _CONTEXTS: dict[str, RoundContext] = {}
 _POOLS: dict[str, tuple[list[Example], dict]] = {}
 _FALLBACK_CACHE: dict[str, dict[int, bool]] = {}
+
+
+def _logger():
+    """Prefect's run logger inside a run; the module logger when a step is called directly (tests)."""
+    import logging
+
+    try:
+        return get_run_logger()
+    except Exception:
+        return logging.getLogger("autoverifier.construct")
 
 
 def ctx_of(key: str) -> RoundContext:
@@ -189,7 +201,7 @@ def prepare_round(config_path: str, round_no: int | None = None) -> str:
     ctx = RoundContext(key, cfg, rn, base, verifier, state, store, pool_report=report)
     _CONTEXTS[key] = ctx
     _timed(ctx, "prepare", t0)
-    get_run_logger().info("round %s: %d pool examples, base release %s with %d modules",
+    _logger().info("round %s: %d pool examples, base release %s with %d modules",
                           rn, len(examples), base.version, len(verifier.modules))
     return key
 
@@ -258,11 +270,32 @@ def cluster_task(key: str) -> int:
     return len(clusters)
 
 
-def _counterexamples(ctx: RoundContext, cluster: dict) -> list[int]:
-    """Near neighbours of the cluster with the opposite label, plus same-form opposite-label examples."""
-    from tasks.cluster import nearest_neighbours
+def pool_embeddings(ctx: RoundContext):
+    """Embeddings of every pool example (reference, answer, question head), fitted once per round."""
+    import numpy as np
+
     from tasks.embed import make_embedder
-    from tasks.features import residual_features
+
+    if ctx.embeddings is None:
+        texts = [f"{x.ref} || {x.answer} || {x.question[:120]}" for x in ctx.state.triples]
+        ctx.embeddings = np.asarray(make_embedder(ctx.cfg.construction.embedder).embed(texts))
+    return ctx.embeddings
+
+
+def nearest_opposite(ctx: RoundContext, idx: list[int], opposite: list[int], k: int) -> list[int]:
+    """The ``k`` examples of ``opposite`` closest (max cosine) to any cluster member; ties by index."""
+    import numpy as np
+
+    emb = pool_embeddings(ctx)
+    sims = emb[opposite] @ emb[idx].T
+    best = sims.max(axis=1)
+    order = np.lexsort((np.asarray(opposite), -best))[:k]
+    return [opposite[j] for j in order]
+
+
+def _counterexamples(ctx: RoundContext, cluster: dict) -> list[int]:
+    """Near neighbours of the cluster with the opposite label, plus same-object opposite-label examples."""
+    from tasks.features import answer_object
 
     idx = cluster["indices"]
     labels = ctx.state.labels
@@ -270,21 +303,12 @@ def _counterexamples(ctx: RoundContext, cluster: dict) -> list[int]:
     opposite = [i for i in range(len(ctx.state)) if labels[i] != majority]
     if not opposite:
         return []
-    # Same answer object as the cluster: the closest boundary cases.
-    objs = {residual_features(ctx.state.triples[i], decided_by="", predicted=None, label=labels[i],
-                              domain="")["answer_object"] for i in idx[:20]}
-    same_obj = [i for i in opposite if ctx.state.triples[i].ref is not None
-                and residual_features(ctx.state.triples[i], decided_by="", predicted=None, label=labels[i],
-                                      domain="")["answer_object"] in objs]
+    if ctx.objects is None:
+        ctx.objects = [answer_object(x) for x in ctx.state.triples]
+    objs = {ctx.objects[i] for i in idx}
+    same_obj = [i for i in opposite if ctx.objects[i] in objs]
     k = ctx.cfg.construction.counterexamples_k
-
-    def item(i: int) -> dict:
-        x = ctx.state.triples[i]
-        return {"example_id": str(i), "text": f"{x.ref} || {x.answer} || {x.question[:120]}"}
-
-    near = [int(d["example_id"]) for d in nearest_neighbours(
-        [str(i) for i in idx], [item(i) for i in opposite], k, make_embedder(ctx.cfg.construction.embedder),
-        query_items=[item(i) for i in idx])]
+    near = nearest_opposite(ctx, idx, opposite, k)
     same_obj = sorted(same_obj, key=lambda i: ctx.state.examples[i].id)[: 4 * k]  # a deterministic sample
     return sorted(set(near) | set(same_obj))
 

@@ -87,9 +87,16 @@ def _arrow_schema(table: str) -> pa.Schema:
 
 
 def _coerce(table: str, col: str, v: Any) -> Any:
-    """Numbers into text columns become text (e.g. an integer cluster id); nothing else changes."""
+    """Numbers into text columns become text (e.g. an integer cluster id); ISO strings into
+    timestamp columns become datetimes; nothing else changes."""
     if isinstance(v, (int, float)) and not isinstance(v, bool) and TABLES[table][col].startswith("VARCHAR"):
         return str(v)
+    if isinstance(v, str) and TABLES[table][col] == "TIMESTAMP":  # ISO-8601 text into a timestamp column
+        try:
+            t = datetime.fromisoformat(v)
+        except ValueError as exc:
+            raise StoreError(f"{table}.{col}: not an ISO timestamp: {v!r}") from exc
+        return t if t.tzinfo else t.replace(tzinfo=UTC)
     return v
 
 

@@ -19,4 +19,6 @@ TEMPLATE_NAMES = (
     "expression_match",
     "identifier_case",
     "text_match",
+    "alias_match",
+    "final_number",
 )

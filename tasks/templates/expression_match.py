@@ -5,7 +5,6 @@ gives a decimal approximation of an irrational reference, FAIL.
 """
 
 from verifier_runtime.toolkit.compare import compare_answers
-
 from verifier_runtime.types import Decision
 
 GROUP = "verdict_matching"

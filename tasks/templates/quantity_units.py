@@ -6,7 +6,6 @@ requests).
 """
 
 from verifier_runtime.toolkit.units import parse_quantity, quantities_equal
-
 from verifier_runtime.types import Decision
 
 GROUP = "numeric_unit"

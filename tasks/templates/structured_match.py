@@ -1,7 +1,6 @@
 """Sets, intervals, tuples and matrices compared element by element."""
 
 from verifier_runtime.toolkit.compare import compare_answers
-
 from verifier_runtime.types import Decision
 
 GROUP = "verdict_matching"

@@ -1,0 +1,36 @@
+"""A reference that lists alternative answers (aliases): any alias found in the answer passes.
+
+References such as ``Chas Chandler/CHAS CHANDLER/Bryan 'Chas' Chandler`` name one answer in
+several accepted spellings. PASS when an alias equals the normalised answer or appears in
+it as a whole phrase (in an answer of at most ``max_answer_words`` words). Never FAILs.
+"""
+
+from verifier_runtime.toolkit.text import contains_answer, normalize_text, text_match
+from verifier_runtime.types import Decision
+
+GROUP = "verdict_matching"
+PARAMS = {"separator": "/", "max_answer_words": 40, "min_alias_chars": 3, "require_multiple": True}
+GRID = {
+    "separator": ["/", ";"],
+    "max_answer_words": [12, 40, 120],
+    "min_alias_chars": [2, 3, 5],
+    "require_multiple": [True, False],
+}
+
+
+def decide(x):
+    a, r = x.answer, x.ref
+    if not a or not r or PARAMS["separator"] not in r and PARAMS["require_multiple"]:
+        return Decision.abstain("no_aliases")
+    if len(a.split()) > PARAMS["max_answer_words"]:
+        return Decision.abstain("answer_too_long")
+    aliases = [s.strip() for s in r.split(PARAMS["separator"])]
+    aliases = [s for s in aliases if len(normalize_text(s)) >= PARAMS["min_alias_chars"]]
+    if not aliases:
+        return Decision.abstain("no_usable_alias")
+    for alias in aliases:
+        if text_match(a, alias):
+            return Decision.passed("alias:equal")
+        if contains_answer(a, alias):
+            return Decision.passed("alias:in_answer")
+    return Decision.abstain("alias:none_found")
