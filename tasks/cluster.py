@@ -16,7 +16,8 @@ Paths, all deterministic for a fixed ``seed``:
 * otherwise: embed, UMAP to ``umap_dims`` dimensions (cosine metric, ``n_neighbors`` =
   ``sqrt(n)`` clipped to [5, 30]), HDBSCAN (``sklearn.cluster.HDBSCAN``). If HDBSCAN finds
   only noise, the whole set falls back to key grouping; otherwise its noise points are
-  grouped by key, so no residual is lost.
+  grouped by key, so no residual is lost. Should UMAP or HDBSCAN fail on degenerate input
+  (every text identical, say), the set is grouped by key and ``note`` says why.
 
 Ranking is lexicographic: size, then key purity (the share of the cluster's most common
 feature key), then severity (the share of direct errors, i.e. wrong PASS/FAIL by a code
@@ -218,9 +219,14 @@ def cluster_residuals(
     x = emb.embed([r["text"] for r in residuals])
     if x.shape[0] != n:
         raise RuntimeError(f"embedder returned {x.shape[0]} rows for {n} texts")
-    z = reduce_umap(x, dims=umap_dims, seed=seed)
     params["n_neighbors"] = umap_neighbours(n)
-    labels = hdbscan_labels(z, min_cluster_size=min_cluster_size)
+    try:
+        z = reduce_umap(x, dims=min(umap_dims, max(2, x.shape[1])), seed=seed)
+        labels = hdbscan_labels(z, min_cluster_size=min_cluster_size)
+    except Exception as e:  # degenerate geometry (e.g. every text identical): key grouping, with the reason
+        clusters = _rank([_make_cluster(g, "key_grouping") for g in group_by_key(residuals)])
+        note = f"UMAP/HDBSCAN failed ({type(e).__name__}: {str(e)[:200]}): grouped by feature key"
+        return ClusterResult(clusters, "key_grouping", n, 0, note, params, round(time.perf_counter() - t0, 3))
     noise = [r for r, lab in zip(residuals, labels, strict=True) if lab < 0]
     if len(noise) == n:
         clusters = _rank([_make_cluster(g, "key_grouping") for g in group_by_key(residuals)])

@@ -18,6 +18,7 @@ An :class:`Embedder` turns texts into one L2-normalised row each. Three backends
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -106,7 +107,9 @@ class TfidfSvdEmbedder:
         if k < 1:  # one text, or a single feature: nothing to reduce
             return l2_normalise(m.toarray()[:, : self.max_dims])
         svd = TruncatedSVD(n_components=k, algorithm="randomized", n_iter=7, random_state=self.seed)
-        return l2_normalise(svd.fit_transform(m))
+        with warnings.catch_warnings():  # identical texts: zero variance makes the (unused) ratios 0/0
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return l2_normalise(svd.fit_transform(m))
 
 
 class SentenceTransformerEmbedder:

@@ -146,6 +146,17 @@ def test_noise_points_are_grouped_by_key_so_nothing_is_lost(monkeypatch):
     assert sum(c.size for c in result.clusters) == 30
 
 
+def test_failing_umap_falls_back_to_key_grouping_with_the_reason(monkeypatch):
+    def broken(x, *, dims, seed):
+        raise ValueError("degenerate input")
+
+    monkeypatch.setattr(cluster_mod, "reduce_umap", broken)
+    residuals = [residual(i, "a", answer_object=("x" if i % 2 else "y")) for i in range(20)]
+    result = cluster_residuals(residuals)
+    assert result.method == "key_grouping" and "degenerate input" in result.note
+    assert sum(c.size for c in result.clusters) == 20
+
+
 def test_purity_breaks_size_ties(monkeypatch):
     monkeypatch.setattr(cluster_mod, "reduce_umap", _stub_reduce)
     labels = np.array([0] * 10 + [1] * 10)
