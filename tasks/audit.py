@@ -3,7 +3,7 @@
 >>> result = audit_module(source, cases=[{"question": "q", "reference": "1", "response": "1",
 ...                                        "expected": "PASS"}])            # doctest: +SKIP
 >>> result.passed, result.stage, result.reason                              # doctest: +SKIP
-(True, 'determinism', 'passed static, sandbox and determinism checks on 3 cases')
+(True, 'determinism', 'passed static, sandbox and determinism checks on 3 cases (three runs in two processes)')
 
 Stages, in order; the first failure stops the audit and names its stage:
 
