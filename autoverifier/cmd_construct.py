@@ -9,8 +9,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-err = Console(stderr=True)
-out = Console()
+err = Console(stderr=True, width=None if Console(stderr=True).is_terminal else 140)
+out = Console(width=None if Console().is_terminal else 140)
 
 DEMO_TRIPLES = [
     ("What is 3/4 written as a decimal?", "0.75", "Dividing, 3/4 = 0.75, so the answer is $\\boxed{\\frac{3}{4}}$."),

@@ -36,3 +36,12 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "live" in item.keywords:
             item.add_marker(skip_live)
+
+
+@pytest.fixture(scope="session")
+def prefect_harness():
+    """One temporary Prefect server (SQLite) for every flow test in the session."""
+    from prefect.testing.utilities import prefect_test_harness
+
+    with prefect_test_harness(server_startup_timeout=120):
+        yield

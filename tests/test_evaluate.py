@@ -222,14 +222,6 @@ def _write_sample(path: Path, examples: list[Example]) -> None:
                                 "question_type": e.meta["answer_type"], "source": "fixture"}) + "\n")
 
 
-@pytest.fixture(scope="session")
-def prefect_harness():
-    from prefect.testing.utilities import prefect_test_harness
-
-    with prefect_test_harness(server_startup_timeout=120):
-        yield
-
-
 def test_evaluate_flow_publishes_artifacts(prefect_harness, tmp_path):
     import asyncio
 
