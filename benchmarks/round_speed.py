@@ -40,7 +40,7 @@ def main() -> None:
     cfg_path = tmp / "config.yaml"
     cfg_path.write_text(yaml.safe_dump(data))
     stages = ("prepare", "replay", "residuals", "cluster", "draft", "validate", "freeze")
-    print(f"{'round':>5} {'pool':>6} " + " ".join(f"{s:>9}" for s in stages) + f" {'total':>8} {'accepted':>8} {'coverage':>8}")
+    print(f"{'round':>5} {'pool':>6} " + " ".join(f"{s:>9}" for s in stages) + f" {'total':>8} {'accepted':>8} {'coverage':>8} {'accuracy':>8} {'d.err':>6}")
     for _ in range(args.rounds):
         t0 = time.perf_counter()
         key = steps.prepare_round.fn(str(cfg_path))
@@ -55,7 +55,7 @@ def main() -> None:
         total = time.perf_counter() - t0
         after = ctx.figures["after"]
         print(f"{ctx.round_no:>5} {len(ctx.state):>6} " + " ".join(f"{ctx.timings.get(s, 0.0):>9.2f}" for s in stages)
-              + f" {total:>8.2f} {len(ctx.accepted):>8} {after['coverage']:>8.2%}")
+              + f" {total:>8.2f} {len(ctx.accepted):>8} {after["coverage"]:>8.2%} {after["accuracy"]:>8.2%} {after["direct_errors"]:>6}")
         ctx.store.close()
         steps._CONTEXTS.pop(key, None)
 

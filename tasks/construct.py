@@ -61,6 +61,7 @@ class RoundConfig:
     cases_per_module: int = 4
     search_sample: int = 60  # cluster examples the drafter's grid search looks at (validation sees all)
     search_counterexamples: int = 150
+    search_sentinels: int = 400  # a fixed pool sample every candidate must not err on
     seed: int = 0
 
     @classmethod
@@ -321,6 +322,7 @@ class OfflineDrafter:
               card_prefix: str) -> list[Draft]:
         idx = _sample(cluster["indices"], cfg.search_sample, state)
         counter_idx = _sample(counter_idx, cfg.search_counterexamples, state)
+        sentinels = _sample(range(len(state)), cfg.search_sentinels, state)
         scored = []
         seen_behaviour: set[tuple] = set()
         for template, params in self._candidates:
@@ -337,6 +339,11 @@ class OfflineDrafter:
             if behaviour in seen_behaviour:  # same behaviour as a simpler grid point already kept
                 continue
             seen_behaviour.add(behaviour)
+            # Sentinels: a fixed sample of the whole pool, catching rules that over-fire elsewhere
+            # (a FAIL rule's errors sit on examples of the cluster's own label, not the opposite one).
+            s_good, s_bad = _score(decisions_for(cand.decide, state, sentinels, cfg.module_budget_s), sentinels, state)
+            if s_bad > int(cfg.max_new_direct_error_rate * (s_good + s_bad)):
+                continue
             scored.append((-good, c_good + c_bad, template, params, good, c_good, c_bad, cand))
         scored.sort(key=lambda s: (s[0], s[1], s[2], json.dumps(s[3], sort_keys=True)))
         drafts = []

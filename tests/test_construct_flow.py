@@ -68,7 +68,8 @@ def _config(tmp_path: Path) -> Path:
         "start_from": "empty", "fallback": "offline", "rounds": 1, "pool": str(pool_cfg), "chunk_size": 10,
         "construction": {"max_clusters": 4, "coverage_groups": 2, "candidates_per_cluster": 3, "min_support": 3,
                          "max_counterexample_errors": 50, "max_new_direct_errors": 0, "min_cluster_size": 5,
-                         "counterexamples_k": 10, "audit": True, "cases_per_module": 3},
+                         "counterexamples_k": 10, "audit": True, "cases_per_module": 3,
+                         "search_sentinels": 0},  # no pre-screening: the broad variant must reach full replay
     }))
     return cfg
 
