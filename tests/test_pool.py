@@ -83,7 +83,7 @@ def test_config_errors(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="sum to 1"):
         PoolConfig.from_dict({"split": {"construction": 0.9, "holdout": 0.2}})
     cfg = PoolConfig.from_yaml(REPO / "configs" / "pool.yaml")
-    assert cfg.target_size == 5000 and len(cfg.sources) == 3 and cfg.eval_sets
+    assert cfg.target_size == 6250 and len(cfg.sources) == 3 and cfg.eval_sets
 
 
 def test_builtin_seed_pool_without_shared(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -103,7 +103,8 @@ def test_demo_pool(shared_dir: Path, tmp_path: Path) -> None:
         res = build_pool(REPO / "configs" / "pool.yaml", store=st)
         assert st.count("examples") == len(res)
     rep = res.report
-    assert rep["data"] == "sources" and len(res) == 5000
+    assert rep["data"] == "sources" and len(res) == 6250
+    assert 4800 <= len(res.split("construction")) <= 5200  # the ~5,000-example construction pool
     assert len({e.id for e in res}) == len(res)
     assert set(rep["pool"]["by_source"]) == {"evouna_nq", "evouna_tq", "gsm8k_solutions", "constructed"}
     assert rep["pool"]["by_source"]["constructed"] == 800

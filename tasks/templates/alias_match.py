@@ -3,6 +3,7 @@
 References such as ``Chas Chandler/CHAS CHANDLER/Bryan 'Chas' Chandler`` name one answer in
 several accepted spellings. PASS when an alias equals the normalised answer or appears in
 it as a whole phrase (in an answer of at most ``max_answer_words`` words). Never FAILs.
+Abstains on mathematical references (a slash there is a fraction, not a list of aliases).
 """
 
 from verifier_runtime.toolkit.text import contains_answer, normalize_text, text_match
@@ -10,6 +11,7 @@ from verifier_runtime.types import Decision
 
 GROUP = "verdict_matching"
 PARAMS = {"separator": "/", "max_answer_words": 40, "min_alias_chars": 3, "require_multiple": True}
+MATH_CHARS = "\\^=+*[]{}$"
 GRID = {
     "separator": ["/", ";"],
     "max_answer_words": [12, 40, 120],
@@ -24,6 +26,8 @@ def decide(x):
         return Decision.abstain("no_aliases")
     if len(a.split()) > PARAMS["max_answer_words"]:
         return Decision.abstain("answer_too_long")
+    if x.number_ref is not None or any(ch in r for ch in MATH_CHARS):
+        return Decision.abstain("mathematical_reference")
     aliases = [s.strip() for s in r.split(PARAMS["separator"])]
     aliases = [s for s in aliases if len(normalize_text(s)) >= PARAMS["min_alias_chars"]]
     if not aliases:
