@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextvars
 import ctypes
-import heapq
 import itertools
 import os
 import threading
@@ -61,69 +60,95 @@ def check_deadline() -> None:
         raise BudgetExceeded("time budget exceeded")
 
 
+class _Entry:
+    __slots__ = ("thread_id", "deadline", "active", "armed", "fired", "injecting", "nudged_at")
+
+    def __init__(self, thread_id: int, deadline: float) -> None:
+        self.thread_id = thread_id
+        self.deadline = deadline
+        self.active = True
+        self.armed = False  # set by the caller once it can unregister (inside its try block)
+        self.fired = False
+        self.injecting = False
+        self.nudged_at = 0.0
+
+
+_NUDGE_EVERY_S = 0.1  # repeat the interrupt while the call has not ended (it may have landed in C code)
+_POLL_MAX_S = 0.05
+
+
 class _Watchdog:
-    """One daemon thread per process that interrupts overdue calls."""
+    """One daemon thread per process that interrupts overdue calls.
+
+    The watched threads never take a lock here: an asynchronous exception that lands while a
+    thread holds a lock would leave the lock held for ever. Their side is atomic operations
+    only (a dict store and pop, attribute writes); the watchdog polls at most every 50 ms.
+    """
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._cond = threading.Condition(self._lock)
-        self._heap: list[tuple[float, int]] = []
-        self._entries: dict[int, list] = {}  # token -> [thread_id, deadline, fired]
+        self._entries: dict[int, _Entry] = {}
         self._counter = itertools.count()
         self._pid = os.getpid()
         self._thread: threading.Thread | None = None
+        self._start_lock = threading.Lock()
 
     def _ensure_thread(self) -> None:
-        if self._thread is None or not self._thread.is_alive() or self._pid != os.getpid():
+        if self._thread is not None and self._thread.is_alive() and self._pid == os.getpid():
+            return
+        with self._start_lock:  # only on first use in a process (or after fork), before any deadline
             if self._pid != os.getpid():  # forked: the parent's thread and entries are gone
-                self._heap.clear()
-                self._entries.clear()
+                self._entries = {}
                 self._pid = os.getpid()
-            self._thread = threading.Thread(target=self._run, name="autoverifier-watchdog", daemon=True)
-            self._thread.start()
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="autoverifier-watchdog", daemon=True)
+                self._thread.start()
 
-    def register(self, deadline: float) -> int:
-        with self._cond:
-            self._ensure_thread()
-            token = next(self._counter)
-            self._entries[token] = [threading.get_ident(), deadline, False]
-            heapq.heappush(self._heap, (deadline, token))
-            self._cond.notify()
-            return token
+    def register(self, deadline: float) -> tuple[int, _Entry]:
+        self._ensure_thread()
+        token = next(self._counter)
+        entry = _Entry(threading.get_ident(), deadline)
+        self._entries[token] = entry
+        return token, entry
 
-    def unregister(self, token: int) -> bool:
-        with self._cond:
-            entry = self._entries.pop(token, None)
-            return bool(entry and entry[2])
+    def release(self, token: int, entry: _Entry) -> None:
+        """Second half of ending a watch (after ``entry.active = False``): wait out an interrupt
+        in flight, withdraw one still pending, forget the entry. Idempotent; may be interrupted
+        once by an interrupt that was already pending, and is then simply called again."""
+        while entry.injecting:  # the watchdog is between its check and its interrupt: let it finish
+            time.sleep(0)
+        if entry.fired:
+            _set_async_exc(entry.thread_id, None)
+        self._entries.pop(token, None)
 
     def _run(self) -> None:
         while True:
-            with self._cond:
-                now = time.monotonic()
-                while self._heap and (self._heap[0][1] not in self._entries):
-                    heapq.heappop(self._heap)
-                if not self._heap:
-                    self._cond.wait(timeout=1.0)
+            now = time.monotonic()
+            nearest = now + _POLL_MAX_S
+            for token, entry in list(self._entries.items()):
+                if not entry.active or (not entry.armed and entry.deadline < now - 1.0):
+                    self._entries.pop(token, None)  # ended, or never armed (its caller was interrupted)
                     continue
-                deadline, token = self._heap[0]
-                if deadline > now:
-                    self._cond.wait(timeout=min(deadline - now, 1.0))
+                if entry.deadline > now:
+                    nearest = min(nearest, entry.deadline)
                     continue
-                heapq.heappop(self._heap)
-                entry = self._entries.get(token)
-                if entry is None:
+                if entry.fired and now - entry.nudged_at < _NUDGE_EVERY_S:
                     continue
-                entry[2] = True
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(entry[0]), ctypes.py_object(BudgetExceeded))
-                # Nudge again until the call unregisters (the first one may land in code that swallows it).
-                heapq.heappush(self._heap, (now + 0.05, token))
+                entry.nudged_at = now
+                entry.injecting = True  # unregister() waits for this flag to drop before it withdraws
+                try:
+                    if entry.active and entry.armed:
+                        entry.fired = True
+                        _set_async_exc(entry.thread_id, BudgetExceeded)
+                finally:
+                    entry.injecting = False
+            time.sleep(max(0.001, min(_POLL_MAX_S, nearest - time.monotonic())))
+
+
+def _set_async_exc(thread_id: int, exc: type[BaseException] | None) -> None:
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id), None if exc is None else ctypes.py_object(exc))
 
 
 _WATCHDOG = _Watchdog()
-
-
-def _clear_pending(thread_id: int) -> None:
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id), None)
 
 
 @contextmanager
@@ -138,21 +163,34 @@ def budget(seconds: float, *, hard: bool = True):
     deadline = now + max(0.0, seconds)
     if outer is not None:
         deadline = min(deadline, outer)
-    reset = _deadline.set(deadline)
-    token = _WATCHDOG.register(deadline) if hard else None
-    try:
+    reset = registered = None
+    try:  # everything inside the try: an outer budget's interrupt may land on any line
+        reset = _deadline.set(deadline)
+        if hard:
+            registered = _WATCHDOG.register(deadline)
+            registered[1].armed = True
         yield deadline
     finally:
-        if token is not None:
-            while True:  # an asynchronous exception may land while we unregister: retry, then clear it
-                try:
-                    fired = _WATCHDOG.unregister(token)
-                    if fired:
-                        _clear_pending(threading.get_ident())
-                    break
-                except BudgetExceeded:
-                    continue
-        _deadline.reset(reset)
+        if registered is not None:
+            registered[1].active = False  # no call on this line: it cannot be interrupted; no new interrupt after it
+        done = False
+        while not done:
+            try:
+                if registered is not None:
+                    _WATCHDOG.release(*registered)
+                if reset is not None:
+                    _deadline.reset(reset)
+                    reset = None
+                done = True
+            except BudgetExceeded:  # an interrupt that was already pending landed here: it is spent, finish
+                continue
+            except ValueError:  # the context variable was already reset
+                done = True
+
+
+def clear_pending_interrupt() -> None:
+    """Withdraw an interrupt aimed at this thread that has not landed yet (call outside budgets)."""
+    _set_async_exc(threading.get_ident(), None)
 
 
 def call_with_budget(fn: Callable[[], T], seconds: float, *, hard: bool = True) -> T:
