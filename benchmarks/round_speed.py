@@ -31,7 +31,6 @@ def main() -> None:
     import yaml
 
     from tasks import steps
-    from tasks.construct import chunk_indices
 
     tmp = Path(tempfile.mkdtemp(prefix="round-speed-"))
     data = yaml.safe_load(Path(args.config).read_text())
@@ -45,8 +44,9 @@ def main() -> None:
         t0 = time.perf_counter()
         key = steps.prepare_round.fn(str(cfg_path))
         ctx = steps.ctx_of(key)
-        for chunk in chunk_indices(len(ctx.state), ctx.cfg.chunk_size):
-            steps.replay_task.fn(key, chunk)
+        chunks, rows = steps.chunk_rows(key)
+        spec = steps.replay_spec(key)
+        steps.collect_replay_task.fn(key, chunks, [steps.replay_task.fn(spec, r) for r in rows])
         steps.residuals_task.fn(key)
         steps.cluster_task.fn(key)
         steps.draft_task.fn(key)
@@ -55,7 +55,7 @@ def main() -> None:
         total = time.perf_counter() - t0
         after = ctx.figures["after"]
         print(f"{ctx.round_no:>5} {len(ctx.state):>6} " + " ".join(f"{ctx.timings.get(s, 0.0):>9.2f}" for s in stages)
-              + f" {total:>8.2f} {len(ctx.accepted):>8} {after["coverage"]:>8.2%} {after["accuracy"]:>8.2%} {after["direct_errors"]:>6}")
+              + f" {total:>8.2f} {len(ctx.accepted):>8} {after['coverage']:>8.2%} {after['accuracy']:>8.2%} {after['direct_errors']:>6}")
         ctx.store.close()
         steps._CONTEXTS.pop(key, None)
 

@@ -151,29 +151,56 @@ class ReplayRecord:
     latency_ms: float
 
 
-def replay_chunk(verifier: Verifier, state: PoolState, indices: Sequence[int]) -> list[ReplayRecord]:
-    """Replay the current verifier on ``indices``; fills ``state.decisions`` for those rows."""
+def replay_rows(verifier: Verifier, rows: Sequence[Sequence[str]]) -> list[dict[str, Any]]:
+    """Replay on raw ``(question, reference, response)`` rows: every module's label, and the
+    fallback's verdict where all abstain. Pure and self-contained, so it runs in any worker."""
     mods = verifier.module_callables()
-    for info, _ in mods:
-        with state._lock:
-            state.decisions.setdefault(info.id, [ABSTAIN] * len(state))
     out = []
-    for i in indices:
+    for q, r, s in rows:
         t0 = time.perf_counter()
-        x = state.triples[i]
-        decided_by, predicted, reason = "", None, ""
+        x = Triple(q, r, s)
+        labels, first, reason = [], None, ""
         for info, decide in mods:
             d = run_decide(decide, x, verifier.module_budget_s, module_id=info.id)
-            state.decisions[info.id][i] = d.label
-            if not decided_by and d.direct:
-                decided_by, predicted, reason = info.id, d.label == PASS, d.reason
-        fallback_called = not decided_by
-        if fallback_called:
-            predicted = state.fallback_verdict(i)
-            decided_by, reason = f"fallback:{verifier.fallback_name}", "fallback"
-        out.append(ReplayRecord(state.examples[i].id, predicted, decided_by, reason, fallback_called,
-                                predicted == state.labels[i], (time.perf_counter() - t0) * 1000.0))
+            labels.append(d.label)
+            if first is None and d.direct:
+                first, reason = info.id, d.reason
+        fallback = None
+        if first is None and verifier.fallback is not None:
+            fallback = bool(verifier._fallback_result(x).correct)
+        out.append({"labels": labels, "decided_by": first, "reason": reason, "fallback": fallback,
+                    "latency_ms": (time.perf_counter() - t0) * 1000.0})
     return out
+
+
+def absorb_replay(state: PoolState, module_ids: Sequence[str], indices: Sequence[int],
+                  results: Sequence[dict[str, Any]], fallback_name: str) -> list[ReplayRecord]:
+    """Merge one chunk's replay results into the pool state; one record per example."""
+    for mid in module_ids:
+        with state._lock:
+            state.decisions.setdefault(mid, [ABSTAIN] * len(state))
+    out = []
+    for i, res in zip(indices, results, strict=True):
+        for mid, lab in zip(module_ids, res["labels"], strict=True):
+            state.decisions[mid][i] = lab
+        if res["decided_by"] is not None:
+            predicted, by, reason, called = res["labels"][module_ids.index(res["decided_by"])] == PASS, \
+                res["decided_by"], res["reason"], False
+        else:
+            if res["fallback"] is not None:
+                with state._lock:
+                    state._fallback[i] = res["fallback"]
+            predicted, by, reason, called = state.fallback_verdict(i), f"fallback:{fallback_name}", "fallback", True
+        out.append(ReplayRecord(state.examples[i].id, predicted, by, reason, called, predicted == state.labels[i],
+                                res["latency_ms"]))
+    return out
+
+
+def replay_chunk(verifier: Verifier, state: PoolState, indices: Sequence[int]) -> list[ReplayRecord]:
+    """Replay the current verifier on ``indices`` of the pool, in this process."""
+    rows = [(state.examples[i].question, state.examples[i].reference, state.examples[i].response) for i in indices]
+    return absorb_replay(state, [m.id for m in verifier.modules], indices, replay_rows(verifier, rows),
+                         verifier.fallback_name)
 
 
 def chunk_indices(n: int, chunk_size: int) -> list[list[int]]:

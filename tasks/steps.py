@@ -28,6 +28,7 @@ from tasks.construct import (
     PoolState,
     RoundConfig,
     Validation,
+    absorb_replay,
     card_record,
     cascade,
     chunk_indices,
@@ -37,7 +38,7 @@ from tasks.construct import (
     freeze_release,
     next_version,
     pick_cases,
-    replay_chunk,
+    replay_rows,
     round_figures,
     validate_draft,
 )
@@ -74,6 +75,9 @@ class ConstructConfig:
     rounds: int = 3
     pool: str = "configs/pool.yaml"
     chunk_size: int = 500
+    task_runner: str = "threads"  # threads | dask
+    max_workers: int = 4  # thread runner
+    dask_address: str | None = None  # dask: a scheduler address; None starts a local cluster
     llm_drafter: dict[str, Any] | None = None
     construction: RoundConfig = field(default_factory=RoundConfig)
 
@@ -206,20 +210,64 @@ def prepare_round(config_path: str, round_no: int | None = None) -> str:
     return key
 
 
-@task(name="replay-chunk", cache_policy=NO_CACHE)
-def replay_task(key: str, indices: list[int]) -> int:
-    """Replay the current release on one chunk of the pool and store every decision."""
+_WORKER_VERIFIERS: dict[str, Verifier] = {}
+_WORKER_LOCK = threading.Lock()
+
+
+def replay_spec(key: str) -> dict[str, Any]:
+    """What a replay worker needs to rebuild the round's verifier: small and serialisable."""
+    ctx = ctx_of(key)
+    source = ctx.base.source
+    return {"artifact": None if source.startswith("<") else source, "fallback": ctx.cfg.fallback,
+            "fallback_config": ctx.cfg.fallback_config, "module_budget_s": ctx.cfg.construction.module_budget_s}
+
+
+def worker_verifier(spec: dict[str, Any]) -> Verifier:
+    """The verifier for ``spec``, built once per worker process."""
+    k = json.dumps(spec, sort_keys=True)
+    with _WORKER_LOCK:
+        v = _WORKER_VERIFIERS.get(k)
+        if v is None:
+            art = load_artifact(spec["artifact"]) if spec["artifact"] else empty_release_manifest()
+            fb = make_fallback(spec["fallback"], template=art.template, config=spec["fallback_config"])
+            v = _WORKER_VERIFIERS[k] = Verifier(art, fb, module_budget_s=spec["module_budget_s"])
+        return v
+
+
+def replay_spec_rows(spec: dict[str, Any], rows: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
+    """Replay the current release on one chunk of triples (runs on threads or on Dask workers)."""
+    return replay_rows(worker_verifier(spec), rows)
+
+
+# Decorated under another name: Dask pickles the function by reference, which must resolve to itself.
+replay_task = task(name="replay-chunk", cache_policy=NO_CACHE)(replay_spec_rows)
+
+
+@task(name="collect-replay", cache_policy=NO_CACHE)
+def collect_replay_task(key: str, chunks: list[list[int]], results: list[list[dict[str, Any]]]) -> int:
+    """Merge the chunks' decisions into the round state and store every decision."""
     ctx = ctx_of(key)
     t0 = time.perf_counter()
-    records = replay_chunk(ctx.verifier, ctx.state, indices)
-    rows = [{"round": ctx.round_no, "artifact_version": ctx.base.version, "example_id": r.example_id,
-             "decision": None if r.predicted is None else ("PASS" if r.predicted else "FAIL"),
-             "correct": r.correct, "decided_by": r.decided_by, "reason": r.reason,
-             "fallback_called": r.fallback_called, "latency_ms": r.latency_ms} for r in records]
+    module_ids = [m.id for m in ctx.verifier.modules]
+    rows = []
+    for indices, res in zip(chunks, results, strict=True):
+        for r in absorb_replay(ctx.state, module_ids, indices, res, ctx.verifier.fallback_name):
+            rows.append({"round": ctx.round_no, "artifact_version": ctx.base.version, "example_id": r.example_id,
+                         "decision": None if r.predicted is None else ("PASS" if r.predicted else "FAIL"),
+                         "correct": r.correct, "decided_by": r.decided_by, "reason": r.reason,
+                         "fallback_called": r.fallback_called, "latency_ms": r.latency_ms})
     with ctx.store_lock:
         ctx.store.add_replays(rows)
     _timed(ctx, "replay", t0)
     return len(rows)
+
+
+def chunk_rows(key: str) -> tuple[list[list[int]], list[list[tuple[str, str, str]]]]:
+    """The pool in chunks: indices (kept here) and raw triples (sent to the replay workers)."""
+    ctx = ctx_of(key)
+    chunks = chunk_indices(len(ctx.state), ctx.cfg.chunk_size)
+    ex = ctx.state.examples
+    return chunks, [[(ex[i].question, ex[i].reference, ex[i].response) for i in c] for c in chunks]
 
 
 @task(name="residuals", cache_policy=NO_CACHE)
@@ -650,6 +698,8 @@ def round_markdown(summary: dict, accepted: list[dict], rejected: list[dict], tr
 __all__ = [
     "ConstructConfig",
     "chunk_indices",
+    "chunk_rows",
+    "collect_replay_task",
     "cluster_task",
     "draft_task",
     "freeze_task",
