@@ -10,6 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from verifier_runtime.limits import MAX_QUESTION_CHARS, MAX_REFERENCE_CHARS, MAX_RESPONSE_CHARS
+from verifier_runtime.toolkit.choices import parse_options
+from verifier_runtime.toolkit.compare import parse_answer
+from verifier_runtime.toolkit.cues import question_cues
+from verifier_runtime.toolkit.extract import extract_final_answer, extract_reference
+from verifier_runtime.toolkit.numbers import parse_number
+from verifier_runtime.toolkit.units import parse_quantity
 
 
 def _as_text(value: Any) -> str:
@@ -46,10 +52,6 @@ class Triple:
 
     def _get(self, key: str, compute):
         try:
-            return self._cache[key]
-        except KeyError:
-            pass
-        try:
             value = compute()
         except Exception:  # a view is best-effort; BudgetExceeded (a BaseException) still propagates
             value = None
@@ -60,9 +62,10 @@ class Triple:
     @property
     def answer_info(self):
         """The response's :class:`~verifier_runtime.toolkit.extract.Extracted` final answer."""
-        from verifier_runtime.toolkit.extract import extract_final_answer
-
-        return self._get("answer_info", lambda: extract_final_answer(self.response, self.question))
+        try:
+            return self._cache["answer_info"]
+        except KeyError:
+            return self._get("answer_info", lambda: extract_final_answer(self.response, self.question))
 
     @property
     def answer(self) -> str | None:
@@ -71,9 +74,10 @@ class Triple:
 
     @property
     def reference_info(self):
-        from verifier_runtime.toolkit.extract import extract_reference
-
-        return self._get("reference_info", lambda: extract_reference(self.reference))
+        try:
+            return self._cache["reference_info"]
+        except KeyError:
+            return self._get("reference_info", lambda: extract_reference(self.reference))
 
     @property
     def ref(self) -> str | None:
@@ -84,55 +88,63 @@ class Triple:
     # --- question ---------------------------------------------------------------------
     @property
     def cues(self):
-        from verifier_runtime.toolkit.cues import question_cues
-
-        return self._get("cues", lambda: question_cues(self.question))
+        try:
+            return self._cache["cues"]
+        except KeyError:
+            return self._get("cues", lambda: question_cues(self.question))
 
     @property
     def options(self) -> dict[str, str]:
-        from verifier_runtime.toolkit.choices import parse_options
-
-        return self._get("options", lambda: parse_options(self.question)) or {}
+        try:
+            return self._cache["options"] or {}
+        except KeyError:
+            return self._get("options", lambda: parse_options(self.question)) or {}
 
     # --- typed answers ----------------------------------------------------------------
     @property
     def parsed_answer(self):
         """The response's final answer as a typed :class:`~verifier_runtime.toolkit.compare.Answer`."""
-        from verifier_runtime.toolkit.compare import parse_answer
-
-        return self._get("parsed_answer", lambda: parse_answer(self.answer) if self.answer else None)
+        try:
+            return self._cache["parsed_answer"]
+        except KeyError:
+            return self._get("parsed_answer", lambda: parse_answer(self.answer) if self.answer else None)
 
     @property
     def parsed_ref(self):
-        from verifier_runtime.toolkit.compare import parse_answer
-
-        return self._get("parsed_ref", lambda: parse_answer(self.ref) if self.ref else None)
+        try:
+            return self._cache["parsed_ref"]
+        except KeyError:
+            return self._get("parsed_ref", lambda: parse_answer(self.ref) if self.ref else None)
 
     @property
     def number_answer(self):
         """The response's final answer as a :class:`~verifier_runtime.toolkit.numbers.Number` (or None)."""
-        from verifier_runtime.toolkit.numbers import parse_number
-
-        return self._get("number_answer", lambda: parse_number(self.answer) if self.answer else None)
+        try:
+            return self._cache["number_answer"]
+        except KeyError:
+            return self._get("number_answer", lambda: parse_number(self.answer) if self.answer else None)
 
     @property
     def number_ref(self):
-        from verifier_runtime.toolkit.numbers import parse_number
-
-        return self._get("number_ref", lambda: parse_number(self.ref) if self.ref else None)
+        try:
+            return self._cache["number_ref"]
+        except KeyError:
+            return self._get("number_ref", lambda: parse_number(self.ref) if self.ref else None)
 
     @property
     def quantity_answer(self):
         """The response's final answer as a :class:`~verifier_runtime.toolkit.units.Quantity` (or None)."""
-        from verifier_runtime.toolkit.units import parse_quantity
-
-        return self._get("quantity_answer", lambda: parse_quantity(self.answer) if self.answer else None)
+        try:
+            return self._cache["quantity_answer"]
+        except KeyError:
+            return self._get("quantity_answer", lambda: parse_quantity(self.answer) if self.answer else None)
 
     @property
     def quantity_ref(self):
-        from verifier_runtime.toolkit.units import parse_quantity
-
-        return self._get("quantity_ref", lambda: parse_quantity(self.ref) if self.ref else None)
+        try:
+            return self._cache["quantity_ref"]
+        except KeyError:
+            return self._get("quantity_ref", lambda: parse_quantity(self.ref) if self.ref else None)
 
     def view(self, name: str, compute):
         """A custom cached view: ``x.view("key", lambda: ...)`` for module-specific parsing."""

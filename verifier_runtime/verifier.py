@@ -163,6 +163,8 @@ class Verifier:
         try:
             if getattr(self.fallback, "local", False):
                 with budget(self.fallback_budget_s):
+                    if hasattr(self.fallback, "judge_triple"):  # an in-process judge reuses the parsed views
+                        return self.fallback.judge_triple(x)
                     return self.fallback.judge(x.question, x.reference, x.response, guidance=self.guidance)
             return self.fallback.judge(x.question, x.reference, x.response, guidance=self.guidance)
         except BudgetExceeded:

@@ -25,9 +25,13 @@ class OfflineJudge:
     local = True  # runs in-process: the verifier puts it under the hard time budget
 
     def judge(self, question: str, reference: str, response: str, *, guidance: str = "") -> FallbackResult:
+        return self.judge_triple(Triple(question, reference, response))
+
+    def judge_triple(self, x: Triple) -> FallbackResult:
+        """Judge a :class:`Triple` the verifier already parsed (its cached views are reused)."""
         try:
-            return self._judge(Triple(question, reference, response))
-        except Exception as e:  # never raise; BudgetExceeded propagates to the verifier's budget
+            return self._judge(x)
+        except Exception as e:
             return FallbackResult(None, f"offline_error:{type(e).__name__}")
 
     def judge_batch(self, rows: Sequence[tuple[str, str, str]], *, guidance: str = "",

@@ -14,6 +14,7 @@ import bisect
 import re
 
 from verifier_runtime.limits import MAX_ANSWER_CHARS, MAX_QUESTION_CHARS, check_deadline
+from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.extract import clean_answer
 from verifier_runtime.toolkit.text import _as_str, normalize_text
 
@@ -95,6 +96,16 @@ def _markers(regex: re.Pattern[str], text: str, base: int = 0) -> list[tuple[int
 
 
 def parse_options(question: str) -> dict[str, str]:
+    """Option letter -> option text (a fresh dict; see :func:`_parse_options`)."""
+    return dict(_options_cached(question)) if type(question) is str else _parse_options(question)
+
+
+@memoize_text(maxsize=1024, max_chars=8000)
+def _options_cached(question: str) -> tuple[tuple[str, str], ...]:
+    return tuple(_parse_options(question).items())
+
+
+def _parse_options(question: str) -> dict[str, str]:
     """Option letter -> option text, or ``{}`` when the question lists no options.
 
     Layouts: ``(A) foo (B) bar``, ``A. foo`` / ``A) foo`` / ``A: foo`` on their own lines,

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from verifier_runtime.limits import MAX_ANSWER_CHARS
+from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.latex import (
     equations_equal,
     expressions_equal,
@@ -109,6 +110,7 @@ def _top_level_comma(t: str) -> bool:
     return False
 
 
+@memoize_text()
 def parse_answer(s: object) -> Answer | None:
     """Parse ``s`` into a typed :class:`Answer`; ``None`` for empty, oversized or unparseable input."""
     if not isinstance(s, str) or len(s) > MAX_ANSWER_CHARS or "\x00" in s:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.choices import parse_options
 from verifier_runtime.toolkit.text import _as_str
 
@@ -163,6 +164,7 @@ _HEAD_CHARS = 4_000
 _TAIL_CHARS = 8_000
 
 
+@memoize_text(maxsize=1024, max_chars=8000)
 def question_cues(question: str) -> Cues:
     """Read the answer-form cues of ``question``; all defaults for junk or non-string input.
 

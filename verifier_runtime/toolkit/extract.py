@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from verifier_runtime.limits import MAX_ANSWER_CHARS, RESPONSE_TAIL_CHARS, check_deadline
+from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.text import _as_str, normalize_text
 
 METHODS = ("boxed", "final_answer", "answer_is", "bold", "hash", "answer_colon", "last_line", "whole", "none")
@@ -450,6 +451,7 @@ def extract_final_answer(response: str, question: str | None = None) -> Extracte
     return _result(answer, method, candidates, truncated, echo)
 
 
+@memoize_text()
 def extract_reference(reference: str) -> Extracted:
     """The answer inside a reference: a bare answer (``"3/4"``) or a worked solution.
 

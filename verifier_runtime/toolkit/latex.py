@@ -76,6 +76,8 @@ _GREEK = {
     "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Sigma", "Phi", "Psi", "Omega",
 }
 _PLAIN_NAMES = sorted([*_FUNCS, "pi", "inf", "oo", "infty"], key=len, reverse=True)
+# The first alternative that matches wins, as in the names' order above; a lone letter otherwise.
+_NAME_RE = re.compile("|".join(re.escape(n) for n in _PLAIN_NAMES) + "|.", re.DOTALL)
 _STOP_WORDS = {
     "no", "or", "is", "it", "an", "of", "to", "on", "at", "by", "if", "so", "up", "as", "be",
     "we", "he", "me", "my", "do", "go", "us", "am",
@@ -140,19 +142,8 @@ def _split_word(w: str) -> list[tuple[str, str]]:
     """Split a run of letters into known names and single-letter symbols; refuse plain words."""
     if w.lower() in _STOP_WORDS:
         raise ParseRefused(f"word {w!r}")
-    parts: list[tuple[str, str]] = []
-    i = 0
-    stray = 0
-    while i < len(w):
-        for name in _PLAIN_NAMES:
-            if w.startswith(name, i):
-                parts.append(("name", name))
-                i += len(name)
-                break
-        else:
-            parts.append(("name", w[i]))
-            stray += 1
-            i += 1
+    parts = [("name", m) for m in _NAME_RE.findall(w)]
+    stray = sum(1 for _, m in parts if len(m) == 1)
     if len(w) >= 4 and stray >= 3:
         raise ParseRefused(f"word {w!r}")
     return parts

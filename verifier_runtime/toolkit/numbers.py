@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from verifier_runtime.limits import MAX_ANSWER_CHARS, MAX_EXPONENT, MAX_LITERAL_DIGITS
+from verifier_runtime.toolkit._memo import memoize_text
 
 __all__ = [
     "Number",
@@ -136,6 +137,7 @@ def _normalise(s: str) -> str:
     return s
 
 
+@memoize_text()
 def parse_number(s: object) -> Number | None:
     """Parse ``s`` as a plain number (integer, decimal, fraction, mixed, percent, scientific).
 

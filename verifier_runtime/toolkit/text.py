@@ -18,6 +18,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from verifier_runtime.limits import MAX_ANSWER_CHARS, RESPONSE_TAIL_CHARS
+from verifier_runtime.toolkit._memo import memoize_text
 
 # LaTeX commands whose single braced argument is plain text for our purposes.
 _TEXT_WRAPPERS = ("text", "textbf", "textit", "textrm", "texttt", "mathrm", "mathbf", "mathit", "mathsf",
@@ -86,6 +87,7 @@ def _strip_ends(s: str) -> str:
     return s
 
 
+@memoize_text()
 def normalize_text(s: str) -> str:
     """Canonical form of a short text answer, for equality tests.
 

@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from verifier_runtime.limits import MAX_ANSWER_CHARS
+from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.numbers import Number, parse_number
 
 __all__ = [
@@ -195,6 +196,7 @@ def _make(magnitude: Fraction | float, q: Any, text: str) -> Quantity:
     return Quantity(magnitude, str(q.units), str(q.dimensionality), text)
 
 
+@memoize_text()
 def parse_quantity(s: object) -> Quantity | None:
     """``"12 cm"``, ``"9.8\\,\\mathrm{m/s^2}"``, ``"\\SI{5}{\\meter}"``, ``"25 °C"`` ... as a Quantity, else ``None``.
 

@@ -1,0 +1,32 @@
+"""Bounded memoisation for the toolkit's pure one-string parsers.
+
+Verification traffic repeats itself: one reference is checked against many responses, one
+question carries many rollouts. The parsers are pure and return frozen values, so their
+results are shared safely across calls and threads. Only short strings are cached
+(``max_chars``), and each cache holds at most ``maxsize`` entries (least recently used go).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache, wraps
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def memoize_text(maxsize: int = 4096, max_chars: int = 2000) -> Callable[[F], F]:
+    def deco(fn: F) -> F:
+        cached = lru_cache(maxsize=maxsize)(fn)
+
+        @wraps(fn)
+        def wrapper(s: Any, *args: Any, **kwargs: Any) -> Any:
+            if type(s) is str and not args and not kwargs and len(s) <= max_chars:
+                return cached(s)
+            return fn(s, *args, **kwargs)
+
+        wrapper.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+        wrapper.cache_info = cached.cache_info  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+
+    return deco
