@@ -196,3 +196,29 @@ def test_import_is_light() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split(" ", 1)
     assert float(out[0]) < 0.5, out
     assert out[1].strip() == "[]", out
+
+
+def test_release_write_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A crash while a release is written leaves the previous state: no partial release appears."""
+    from verifier_runtime.artifact import newest_release
+
+    root = tmp_path / "rb"
+    build_release(root / "releases" / "r0001", [("m1", "g", module_source("m1", "return Decision.abstain()"), 1)])
+    calls = {"n": 0}
+    real_write = Path.write_text
+
+    def failing_write(self, *a, **kw):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise OSError("disk full")
+        return real_write(self, *a, **kw)
+
+    monkeypatch.setattr(Path, "write_text", failing_write)
+    with pytest.raises(OSError, match="disk full"):
+        build_release(root / "releases" / "r0002", [("m1", "g", module_source("m1", "return Decision.abstain()"), 1),
+                                                     ("m2", "g", module_source("m2", "return Decision.abstain()"), 2)],
+                      version="r0002")
+    monkeypatch.undo()
+    assert newest_release(root).name == "r0001"
+    assert sorted(p.name for p in (root / "releases").iterdir()) == ["r0001"]
+    load_artifact(newest_release(root))
