@@ -22,10 +22,10 @@ def decide(x):
     a, r = x.parsed_answer, x.parsed_ref
     if a is None or r is None or r.kind not in PARAMS["kinds"] or a.kind not in PARAMS["kinds"] + ["number"]:
         return Decision.abstain("not_expressions")
-    cues = x.cues
-    if PARAMS["exact_cue_fails_decimal"] and cues is not None and cues.exact and a.kind == "number" \
-            and r.kind == "expression" and "." in a.text:
-        return Decision.failed("expr:decimal_for_exact")
+    if PARAMS["exact_cue_fails_decimal"] and a.kind == "number" and r.kind == "expression" and "." in a.text:
+        cues = x.cues
+        if cues is not None and cues.exact:
+            return Decision.failed("expr:decimal_for_exact")
     c = compare_answers(a, r, rel_tol=PARAMS["rel_tol"])
     if c.equal is True:
         return Decision.passed(f"expr:{c.detail}")

@@ -13,16 +13,16 @@ GRID = {"cue": ["decimal_places", "sig_figs"], "on_mismatch": ["ABSTAIN", "FAIL"
 
 
 def decide(x):
+    if x.number_answer is None or x.number_ref is None:
+        return Decision.abstain("not_numbers")
     cues = x.cues
-    if cues is None or not x.answer or not x.ref:
+    if cues is None:
         return Decision.abstain("no_cue")
     places = cues.decimal_places if PARAMS["cue"] == "decimal_places" else None
     figs = cues.sig_figs if PARAMS["cue"] == "sig_figs" else None
     if places is None and figs is None:
         return Decision.abstain("no_cue")
     a, r = x.number_answer, x.number_ref
-    if a is None or r is None:
-        return Decision.abstain("not_numbers")
     if matches_with_rounding(a, r, decimals=places, sig_figs=figs):
         return Decision.passed(f"number:rounded_{PARAMS['cue']}")
     if PARAMS["on_mismatch"] == "FAIL":

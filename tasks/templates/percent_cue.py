@@ -34,6 +34,8 @@ def _close(a, b):
 
 
 def decide(x):
+    if x.number_answer is None or x.number_ref is None:
+        return Decision.abstain("not_numbers")
     cues = x.cues
     cued = cues is not None and (cues.percentage if PARAMS["cue"] == "percentage" else cues.probability)
     if not cued or not x.answer or not x.ref:

@@ -15,14 +15,14 @@ PARAMS = {'on_mismatch': 'FAIL', 'reference_kinds': [], 'rel_tol': 0.0, 'skip_cu
 def decide(x):
     if not x.answer or not x.ref:
         return Decision.abstain("no_answer")
-    cues = x.cues
-    if PARAMS["skip_cued"] and cues is not None and (
-        cues.decimal_places is not None or cues.sig_figs is not None or cues.percentage or cues.unit
-    ):
-        return Decision.abstain("cued_question")
     a, r = x.number_answer, x.number_ref
     if a is None or r is None:
         return Decision.abstain("not_numbers")
+    if PARAMS["skip_cued"]:
+        cues = x.cues
+        if cues is not None and (cues.decimal_places is not None or cues.sig_figs is not None
+                                 or cues.percentage or cues.unit):
+            return Decision.abstain("cued_question")
     if PARAMS["reference_kinds"] and r.kind not in PARAMS["reference_kinds"]:
         return Decision.abstain("reference_kind")
     if a.is_percent != r.is_percent:
