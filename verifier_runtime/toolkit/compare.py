@@ -121,6 +121,9 @@ def parse_answer(s: object) -> Answer | None:
         return None
 
 
+_PROSE = re.compile(r"[A-Za-z]{2,}[,;:]?\s+[A-Za-z]{2,}[,;:]?\s+[A-Za-z]{2,}")
+
+
 def _parse_answer(s: str) -> Answer | None:
     t = _strip(s)
     if not t:
@@ -137,6 +140,8 @@ def _parse_answer(s: str) -> Answer | None:
         if m is not None:
             return Answer("matrix", m, s)
     bracketed = bool(_BRACKET_START.match(t))
+    if not bracketed and "\\" not in t and _PROSE.search(t) and not _SET_WORDS.search(t) and not _INEQ.search(t):
+        return Answer("text", _normal_text(t), s)  # prose (three words in a row): no math parser can read it
     if bracketed or _top_level_comma(t) or _SET_WORDS.search(t):
         c = parse_collection(t)
         if c is not None:
