@@ -258,13 +258,15 @@ def collect_replay_task(key: str, chunks: list[list[int]], results: list[list[di
                          "fallback_called": r.fallback_called, "latency_ms": r.latency_ms})
     with ctx.store_lock:
         ctx.store.add_replays(rows)
-    _timed(ctx, "replay", t0)
+    # the whole replay: from handing out the chunks (workers run in parallel) to merging them
+    ctx.timings["replay"] = round(time.perf_counter() - ctx.timings.pop("replay_started", t0), 3)
     return len(rows)
 
 
 def chunk_rows(key: str) -> tuple[list[list[int]], list[list[tuple[str, str, str]]]]:
     """The pool in chunks: indices (kept here) and raw triples (sent to the replay workers)."""
     ctx = ctx_of(key)
+    ctx.timings["replay_started"] = time.perf_counter()
     chunks = chunk_indices(len(ctx.state), ctx.cfg.chunk_size)
     ex = ctx.state.examples
     return chunks, [[(ex[i].question, ex[i].reference, ex[i].response) for i in c] for c in chunks]
