@@ -351,8 +351,13 @@ def _is_echo(text: str, question: str | None) -> bool:
     q = _as_str(question)
     if not q or not text:
         return False
-    nr, nq = normalize_text(text[-4 * len(q) - 64 :] if len(text) > 4 * len(q) + 64 else text), normalize_text(q)
-    if not nr or not nq:
+    nq = normalize_text(q)
+    if not nq or len(text) > 4 * (2 * len(nq) + 32):
+        # An echo is at most about twice the question once normalised; normalising cannot shrink
+        # ordinary text fourfold, so a longer response is not read at all (it is most responses).
+        return False
+    nr = normalize_text(text[-4 * len(q) - 64 :] if len(text) > 4 * len(q) + 64 else text)
+    if not nr:
         return False
     if len(nr) > 2 * len(nq) + 32:
         return False
