@@ -13,8 +13,11 @@ GRID = {
 
 
 def decide(x):
-    a, r = x.parsed_answer, x.parsed_ref
-    if a is None or r is None or r.kind not in PARAMS["kinds"]:
+    r = x.parsed_ref
+    if r is None or r.kind not in PARAMS["kinds"]:
+        return Decision.abstain("not_structured")
+    a = x.parsed_answer
+    if a is None:
         return Decision.abstain("not_structured")
     c = compare_answers(a, r, rel_tol=PARAMS["rel_tol"])
     if c.equal is True:

@@ -58,8 +58,10 @@ class OfflineJudge:
         rb, ab = parse_bool(ref), parse_bool(ans)
         if rb is not None and ab is not None:
             return FallbackResult(rb == ab, "offline:boolean")
-        pr, pa = x.parsed_ref, x.parsed_answer
-        if pr is not None and pa is not None and pr.kind != "text" and pa.kind != "text":
+        pr = x.parsed_ref
+        typed_ref = pr is not None and pr.kind != "text"
+        pa = x.parsed_answer if typed_ref else None  # a text reference needs no typed answer
+        if typed_ref and pa is not None and pa.kind != "text":
             c = compare_answers(pa, pr)
             if c.equal is not None:
                 return FallbackResult(c.equal, f"offline:{c.detail}")
@@ -67,6 +69,6 @@ class OfflineJudge:
             return FallbackResult(True, "offline:text_equal")
         if len(ans.split()) <= _MAX_CONTAINS_WORDS and contains_answer(ans, ref):
             return FallbackResult(True, "offline:reference_in_answer")
-        if pr is not None and pr.kind != "text" and (pa is None or pa.kind == "text"):
+        if typed_ref and (pa is None or pa.kind == "text"):
             return FallbackResult(False, "offline:answer_not_comparable")
         return FallbackResult(False, "offline:different")

@@ -62,7 +62,8 @@ def clear_caches() -> None:
     from verifier_runtime.toolkit import choices, compare, cues, extract, numbers, text, units
 
     for fn in (compare.parse_answer, numbers.parse_number, units.parse_quantity, text.normalize_text,
-               cues.question_cues, extract.extract_reference, choices._options_cached):
+               text.parse_bool, text.parse_identifier, cues.question_cues, extract.extract_reference,
+               choices._options_cached):
         fn.cache_clear()
 
 

@@ -146,6 +146,7 @@ _SINGLE_LETTER_BOOL = {"t": True, "f": False}
 _TOKEN_RE = re.compile(r"[^\W_]+")
 
 
+@memoize_text()
 def parse_bool(s: str) -> bool | None:
     """A yes/no, true/false or correct/incorrect answer as a bool; ``None`` when absent or mixed.
 
@@ -304,6 +305,7 @@ def _flatten_subscripts(t: str) -> str:
     return t.translate(_UNICODE_SUB)
 
 
+@memoize_text()
 def parse_identifier(s: str) -> Identifier | None:
     """A single terminal token as an :class:`Identifier`, or ``None`` (spaces, too long, junk).
 

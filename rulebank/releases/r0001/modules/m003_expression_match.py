@@ -16,8 +16,11 @@ PARAMS = {'exact_cue_fails_decimal': False,
 
 
 def decide(x):
-    a, r = x.parsed_answer, x.parsed_ref
-    if a is None or r is None or r.kind not in PARAMS["kinds"] or a.kind not in PARAMS["kinds"] + ["number"]:
+    r = x.parsed_ref
+    if r is None or r.kind not in PARAMS["kinds"]:
+        return Decision.abstain("not_expressions")
+    a = x.parsed_answer
+    if a is None or a.kind not in PARAMS["kinds"] + ["number"]:
         return Decision.abstain("not_expressions")
     if PARAMS["exact_cue_fails_decimal"] and a.kind == "number" and r.kind == "expression" and "." in a.text:
         cues = x.cues
