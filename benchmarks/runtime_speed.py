@@ -1,6 +1,6 @@
 """Direct-path throughput of the runtime against Math-Verify on the same triples, in one run.
 
-    .venv/bin/python benchmarks/runtime_speed.py [--artifact PATH] [--repeat 3]
+    .venv/bin/python benchmarks/runtime_speed.py [--artifact PATH] [--trials 3]
 
 Triples: the real benchmark samples in the shared folder (when present) plus the project's
 own cases. Our verifier runs with the offline fallback (no network; the whole decision is
@@ -93,37 +93,53 @@ def run_math_verify(triples, repeat):
     return lat, time.perf_counter() - t0
 
 
+def one_trial(artifact: str | None) -> dict:
+    """Both verifiers, each cold, in this (fresh) process: Math-Verify caches its parses too."""
+    triples = shared_triples() + OWN_CASES
+    v, lat, total, direct_flags = run_ours(triples, artifact, 1)
+    mv_lat, mv_total = run_math_verify(triples, 1)
+    return {"n": len(triples), "ours_tp": len(lat) / total, "mv_tp": len(mv_lat) / mv_total, "lat": lat,
+            "mv_lat": mv_lat, "direct": direct_flags, "version": v.artifact_version, "modules": len(v.modules)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--artifact", default=None)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--mv-repeat", type=int, default=1, help="Math-Verify passes (it is slow)")
+    ap.add_argument("--trials", type=int, default=3, help="fresh processes, each timing both verifiers cold")
+    ap.add_argument("--one-trial", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    shared = shared_triples()
-    triples = shared + OWN_CASES
-    print(f"triples: {len(triples)} ({len(shared)} from the shared benchmark samples, {len(OWN_CASES)} own cases)")
-    v, lat, total, direct_flags = run_ours(triples, args.artifact, args.repeat)
-    direct = sum(direct_flags)
-    ours_tp = len(lat) / total
-    mv_lat, mv_total = run_math_verify(triples, args.mv_repeat)
-    mv_tp = len(mv_lat) / mv_total
-    print(f"artifact {v.artifact_version}: {len(v.modules)} modules, fallback offline")
-    print(f"autoverifier : {ours_tp:10.1f} triples/s  (calls {len(lat)}, direct share {direct / len(lat):.1%})")
-    print(f"math-verify  : {mv_tp:10.1f} triples/s  (calls {len(mv_lat)})")
-    print(f"ratio        : {ours_tp / mv_tp:10.1f}x")
-    ms = [x * 1000 for x in lat]
+    if args.one_trial:
+        print(json.dumps(one_trial(args.artifact)))
+        return
+    import subprocess
+
+    cmd = [sys.executable, __file__, "--one-trial"] + (["--artifact", args.artifact] if args.artifact else [])
+    trials = [json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1])
+              for _ in range(max(1, args.trials))]
+    t0 = trials[0]
+    shared = len(shared_triples())
+    print(f"triples: {t0['n']} ({shared} from the shared benchmark samples, {t0['n'] - shared} own cases)")
+    print(f"artifact {t0['version']}: {t0['modules']} modules, fallback offline; {len(trials)} trials, "
+          "each in a fresh process with both verifiers cold")
+    ours_tp = [t["ours_tp"] for t in trials]
+    mv_tp = [t["mv_tp"] for t in trials]
+    ratios = [a / b for a, b in zip(ours_tp, mv_tp, strict=True)]
+    direct = sum(t0["direct"])
+    print(f"autoverifier : {statistics.median(ours_tp):10.1f} triples/s median  (per trial: "
+          f"{', '.join(f'{x:.0f}' for x in ours_tp)}; direct share {direct / t0['n']:.1%})")
+    print(f"math-verify  : {statistics.median(mv_tp):10.1f} triples/s median  (per trial: {', '.join(f'{x:.0f}' for x in mv_tp)})")
+    print(f"ratio        : {statistics.median(ratios):10.1f}x median  (per trial: {', '.join(f'{x:.1f}' for x in ratios)})")
+    ms = [x * 1000 for t in trials for x in t["lat"]]
     print(f"autoverifier latency ms: p50 {pct(ms, 50):.3f}  p90 {pct(ms, 90):.3f}  p99 {pct(ms, 99):.3f}  max {max(ms):.3f}  mean {statistics.mean(ms):.3f}")
-    mvms = [x * 1000 for x in mv_lat]
+    mvms = [x * 1000 for t in trials for x in t["mv_lat"]]
     print(f"math-verify  latency ms: p50 {pct(mvms, 50):.3f}  p90 {pct(mvms, 90):.3f}  p99 {pct(mvms, 99):.3f}  max {max(mvms):.3f}")
-    # The direct path alone: the triples a module decided, timed for both verifiers (first pass).
-    n = len(triples)
-    idx = [i for i in range(n) if direct_flags[i]]
+    # The direct path alone: the triples a module decided, timed for both verifiers.
+    idx = [i for i in range(t0["n"]) if t0["direct"][i]]
     if idx:
-        ours_direct = sum(lat[i] for i in idx)
-        mv_direct = sum(mv_lat[i] for i in idx)
-        print(f"direct path  : {len(idx)} triples decided by modules; autoverifier {len(idx) / ours_direct:.1f}/s, "
-              f"math-verify {len(idx) / mv_direct:.1f}/s on the same triples, ratio {mv_direct / ours_direct:.1f}x")
-    print(f"calls over 2 s: {sum(1 for x in lat if x > 2.0)}")
+        d = [sum(t["mv_lat"][i] for i in idx) / sum(t["lat"][i] for i in idx) for t in trials]
+        print(f"direct path  : {len(idx)} triples decided by modules; Math-Verify time / ours on the same triples: "
+              f"{statistics.median(d):.1f}x median")
+    print(f"calls over 2 s: {sum(1 for x in ms if x > 2000.0)}")
 
 
 if __name__ == "__main__":
