@@ -274,10 +274,19 @@ def nearest_neighbours(
         return []
     emb = embedder or TfidfSvdEmbedder()
     vecs = emb.embed([str(it["text"]) for it in queries] + [str(it["text"]) for it in others])
-    q, c = vecs[: len(queries)], vecs[len(queries) :]
-    sim = (c @ q.T).max(axis=1)
-    order = sorted(range(len(others)), key=lambda j: (-round(float(sim[j]), 9), str(others[j]["example_id"])))
-    return [{**others[j], "similarity": round(float(sim[j]), 6)} for j in order[:k]]
+    ranked = rank_by_similarity(vecs[: len(queries)], vecs[len(queries) :], [str(it["example_id"]) for it in others], k)
+    return [{**others[j], "similarity": round(sim, 6)} for j, sim in ranked]
+
+
+def rank_by_similarity(query_vecs: np.ndarray, candidate_vecs: np.ndarray, candidate_ids: Sequence[str],
+                       k: int) -> list[tuple[int, float]]:
+    """``(candidate index, similarity)`` of the ``k`` candidates closest to any query vector
+    (highest cosine on L2-normalised rows); ties break by candidate id."""
+    if k < 1 or not len(query_vecs) or not len(candidate_vecs):
+        return []
+    sim = (candidate_vecs @ query_vecs.T).max(axis=1)
+    order = sorted(range(len(candidate_ids)), key=lambda j: (-round(float(sim[j]), 9), str(candidate_ids[j])))
+    return [(j, float(sim[j])) for j in order[:k]]
 
 
 __all__ = [
@@ -288,4 +297,5 @@ __all__ = [
     "group_by_key",
     "is_direct_error",
     "nearest_neighbours",
+    "rank_by_similarity",
 ]

@@ -13,7 +13,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -23,10 +23,9 @@ from tasks.render import instantiate, load_template, template_names
 from tasks.schema import Example
 from verifier_runtime.artifact import Artifact, ModuleEntry, ReleaseSpec, write_release
 from verifier_runtime.fallback.base import Fallback
-from verifier_runtime.limits import BudgetExceeded, budget
 from verifier_runtime.triple import Triple
 from verifier_runtime.types import ABSTAIN, PASS
-from verifier_runtime.verifier import Verifier, run_decide
+from verifier_runtime.verifier import Verifier, judge_with_fallback, run_decide
 
 GROUP_BASE = {
     "invalid_answer_guard": 100,
@@ -103,19 +102,8 @@ class PoolState:
         v = self._fallback.get(i)
         if v is not None:
             return v
-        x = self.triples[i]
-        if self.fallback is None:
-            v = False
-        else:
-            try:
-                if getattr(self.fallback, "local", False):
-                    with budget(self.fallback_budget_s):
-                        res = self.fallback.judge(x.question, x.reference, x.response, guidance=self.guidance)
-                else:
-                    res = self.fallback.judge(x.question, x.reference, x.response, guidance=self.guidance)
-                v = bool(res.correct)
-            except (Exception, BudgetExceeded):
-                v = False
+        v = self.fallback is not None and bool(judge_with_fallback(
+            self.fallback, self.triples[i], guidance=self.guidance, budget_s=self.fallback_budget_s).correct)
         with self._lock:
             self._fallback[i] = v
         return v
@@ -194,13 +182,6 @@ def absorb_replay(state: PoolState, module_ids: Sequence[str], indices: Sequence
         out.append(ReplayRecord(state.examples[i].id, predicted, by, reason, called, predicted == state.labels[i],
                                 res["latency_ms"]))
     return out
-
-
-def replay_chunk(verifier: Verifier, state: PoolState, indices: Sequence[int]) -> list[ReplayRecord]:
-    """Replay the current verifier on ``indices`` of the pool, in this process."""
-    rows = [(state.examples[i].question, state.examples[i].reference, state.examples[i].response) for i in indices]
-    return absorb_replay(state, [m.id for m in verifier.modules], indices, replay_rows(verifier, rows),
-                         verifier.fallback_name)
 
 
 def chunk_indices(n: int, chunk_size: int) -> list[list[int]]:
@@ -582,7 +563,3 @@ def existing_modules(artifact: Artifact) -> tuple[dict[str, tuple[ModuleEntry, s
             if card.get("module_id") and card.get("template"):
                 templates[card["module_id"]] = card["template"]
     return mods, templates, cards
-
-
-def as_dict(obj: Any) -> dict[str, Any]:
-    return asdict(obj)

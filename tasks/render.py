@@ -138,10 +138,6 @@ class Candidate:
     params: dict[str, Any]
     decide: Any
 
-    @property
-    def key(self) -> str:
-        return f"{self.template}:{sorted(self.params.items())}"
-
 
 @cache
 def _compiled(name: str):

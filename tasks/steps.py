@@ -127,6 +127,7 @@ class RoundContext:
     release: str | None = None
     guidance: list[str] = field(default_factory=list)
     embeddings: Any = None
+    promoted: tuple[dict, dict] | None = None  # (modules, cards) after validation, for freeze
     objects: list[str] | None = None
     pool_report: dict[str, Any] = field(default_factory=dict)
 
@@ -333,14 +334,12 @@ def pool_embeddings(ctx: RoundContext):
 
 
 def nearest_opposite(ctx: RoundContext, idx: list[int], opposite: list[int], k: int) -> list[int]:
-    """The ``k`` examples of ``opposite`` closest (max cosine) to any cluster member; ties by index."""
-    import numpy as np
+    """The ``k`` examples of ``opposite`` closest to any cluster member, on the round's embeddings."""
+    from tasks.cluster import rank_by_similarity
 
     emb = pool_embeddings(ctx)
-    sims = emb[opposite] @ emb[idx].T
-    best = sims.max(axis=1)
-    order = np.lexsort((np.asarray(opposite), -best))[:k]
-    return [opposite[j] for j in order]
+    ranked = rank_by_similarity(emb[idx], emb[opposite], [ctx.state.examples[i].id for i in opposite], k)
+    return [opposite[j] for j, _ in ranked]
 
 
 def _counterexamples(ctx: RoundContext, cluster: dict) -> list[int]:
@@ -495,7 +494,7 @@ def validate_task(key: str) -> int:
         ctx.accepted.append(card)
     ctx.figures["after"] = round_figures(preds, by, ctx.state.labels)
     ctx.preds, ctx.by = preds, by
-    ctx._promoted = (modules, cards)  # type: ignore[attr-defined]
+    ctx.promoted = (modules, cards)
     _timed(ctx, "validate", t0)
     return len(ctx.accepted)
 
@@ -558,7 +557,7 @@ def freeze_task(key: str) -> str:
     """Freeze the promoted state as the next release; record the round; keep rejected cards."""
     ctx = ctx_of(key)
     t0 = time.perf_counter()
-    modules, cards = getattr(ctx, "_promoted", (None, None))
+    modules, cards = ctx.promoted if ctx.promoted is not None else (None, None)
     rb = ctx.cfg.path(ctx.cfg.rulebank)
     if modules is None:
         modules, _, cards = existing_modules(ctx.base)

@@ -16,11 +16,7 @@ import itertools
 import os
 import threading
 import time
-from collections.abc import Callable
 from contextlib import contextmanager
-from typing import TypeVar
-
-T = TypeVar("T")
 
 # Input sizes (characters). Longer inputs are cut (responses: the tail is kept, where final
 # answers live) or refused with an abstention.
@@ -186,14 +182,3 @@ def budget(seconds: float, *, hard: bool = True):
                 continue
             except ValueError:  # the context variable was already reset
                 done = True
-
-
-def clear_pending_interrupt() -> None:
-    """Withdraw an interrupt aimed at this thread that has not landed yet (call outside budgets)."""
-    _set_async_exc(threading.get_ident(), None)
-
-
-def call_with_budget(fn: Callable[[], T], seconds: float, *, hard: bool = True) -> T:
-    """``fn()`` under :func:`budget`; raises :class:`BudgetExceeded` when it runs over."""
-    with budget(seconds, hard=hard):
-        return fn()

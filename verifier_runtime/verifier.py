@@ -12,6 +12,7 @@ from typing import Any
 from verifier_runtime.artifact import (
     Artifact,
     ArtifactError,
+    ModuleEntry,
     empty_release_manifest,
     load_artifact,
     newest_release,
@@ -27,14 +28,7 @@ from verifier_runtime.limits import (
 from verifier_runtime.triple import Triple
 from verifier_runtime.types import ABSTAIN, Decision, FallbackResult, Verdict
 
-
-@dataclass(frozen=True)
-class ModuleInfo:
-    id: str
-    group: str
-    priority: int
-    card_id: str = ""
-    description: str = ""
+ModuleInfo = ModuleEntry  # what ``Verifier.modules`` lists: the manifest entry of each loaded module
 
 
 @dataclass(frozen=True)
@@ -56,8 +50,7 @@ def _load_modules(artifact: Artifact, exclude_groups: frozenset[str]) -> tuple[L
             raise ArtifactError(f"module {entry.id} violates the module policy: {e}") from e
         except SyntaxError as e:
             raise ArtifactError(f"module {entry.id} does not compile: {e}") from e
-        info = ModuleInfo(entry.id, entry.group, entry.priority, entry.card_id, entry.description)
-        out.append(LoadedModule(info, ns.decide))
+        out.append(LoadedModule(entry, ns.decide))
     return tuple(out)
 
 
@@ -80,6 +73,27 @@ def run_decide(decide: Any, x: Triple, budget_s: float, *, strict: bool = False,
             raise TypeError(f"module {module_id} returned {d!r}, not a Decision")
         return Decision(ABSTAIN, "module_bad_return")
     return d
+
+
+def judge_with_fallback(fallback: Fallback, x: Triple, *, guidance: str, budget_s: float,
+                        strict: bool = False) -> FallbackResult:
+    """Ask ``fallback`` about ``x``. An in-process judge runs under the time budget and reuses
+    the triple's parsed views; errors and overruns become an undecided result (``strict`` raises)."""
+    try:
+        if getattr(fallback, "local", False):
+            with budget(budget_s):
+                if hasattr(fallback, "judge_triple"):
+                    return fallback.judge_triple(x)
+                return fallback.judge(x.question, x.reference, x.response, guidance=guidance)
+        return fallback.judge(x.question, x.reference, x.response, guidance=guidance)
+    except BudgetExceeded:
+        if strict:
+            raise
+        return FallbackResult(None, "fallback_timeout")
+    except Exception as e:
+        if strict:
+            raise
+        return FallbackResult(None, f"fallback_error:{type(e).__name__}")
 
 
 class Verifier:
@@ -160,21 +174,8 @@ class Verifier:
 
     def _fallback_result(self, x: Triple) -> FallbackResult:
         assert self.fallback is not None
-        try:
-            if getattr(self.fallback, "local", False):
-                with budget(self.fallback_budget_s):
-                    if hasattr(self.fallback, "judge_triple"):  # an in-process judge reuses the parsed views
-                        return self.fallback.judge_triple(x)
-                    return self.fallback.judge(x.question, x.reference, x.response, guidance=self.guidance)
-            return self.fallback.judge(x.question, x.reference, x.response, guidance=self.guidance)
-        except BudgetExceeded:
-            if self.strict:
-                raise
-            return FallbackResult(None, "fallback_timeout")
-        except Exception as e:
-            if self.strict:
-                raise
-            return FallbackResult(None, f"fallback_error:{type(e).__name__}")
+        return judge_with_fallback(self.fallback, x, guidance=self.guidance, budget_s=self.fallback_budget_s,
+                                   strict=self.strict)
 
     def _verdict_from_fallback(self, res: FallbackResult, trace: list, t0: float) -> Verdict:
         correct = res.correct
