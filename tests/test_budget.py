@@ -78,3 +78,74 @@ def test_many_threads_tight_budgets_no_deadlock_no_leak() -> None:
     assert counts["interrupted"] + counts["finished"] == 8 * 300
     assert counts["interrupted"] > 0 and counts["finished"] > 0
     assert time.monotonic() - t0 < 60
+
+
+class _InterruptAfterReset:
+    """A deadline variable whose first ``reset`` succeeds and is then hit by an interrupt, as
+    when the watchdog's exception lands just after the C call returned (before the cleanup
+    recorded that the reset was done)."""
+
+    def __init__(self, var) -> None:
+        self.var = var
+        self.resets = 0
+
+    def get(self):
+        return self.var.get()
+
+    def set(self, value):
+        return self.var.set(value)
+
+    def reset(self, token):
+        self.resets += 1
+        self.var.reset(token)  # the second call raises RuntimeError: the token was used once
+        if self.resets == 1:
+            raise BudgetExceeded("landed after the reset")
+
+
+def test_interrupt_landing_after_the_reset_is_absorbed(monkeypatch) -> None:
+    from verifier_runtime import limits
+
+    fake = _InterruptAfterReset(limits._deadline)
+    monkeypatch.setattr(limits, "_deadline", fake)
+    with budget(5):
+        pass  # leaving must neither raise the spent interrupt nor "token already used"
+    assert fake.resets == 2 and remaining() is None
+
+
+def test_watchdog_check_takes_no_lock() -> None:
+    """Registering does not ask the thread whether it is alive (that takes a lock per call)."""
+    from verifier_runtime import limits
+
+    with budget(1):
+        pass
+    thread = limits._WATCHDOG._thread
+    assert thread is not None and thread.is_alive()
+    calls = []
+    original = type(thread).is_alive
+    try:
+        type(thread).is_alive = lambda self: calls.append(1) or original(self)
+        with budget(1):
+            pass
+    finally:
+        type(thread).is_alive = original
+    assert not calls
+
+
+def test_budget_holds_in_a_forked_child() -> None:
+    """A child forked after the parent started its watchdog gets a watchdog of its own."""
+    import os
+
+    with budget(1):
+        pass
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 only if the busy loop was interrupted
+        code = 1
+        try:
+            with budget(0.1):
+                _spin(3)
+        except BudgetExceeded:
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0

@@ -89,13 +89,16 @@ class _Watchdog:
         self._start_lock = threading.Lock()
 
     def _ensure_thread(self) -> None:
-        if self._thread is not None and self._thread.is_alive() and self._pid == os.getpid():
+        # The thread never returns (its loop outlives errors), so "started in this process" is
+        # enough: ``Thread.is_alive`` takes a lock, and cost several per cent of a verify call.
+        if self._thread is not None and self._pid == _PID[0]:
             return
         with self._start_lock:  # only on first use in a process (or after fork), before any deadline
-            if self._pid != os.getpid():  # forked: the parent's thread and entries are gone
+            if self._pid != _PID[0]:  # forked: the parent's thread and entries are gone
                 self._entries = {}
-                self._pid = os.getpid()
-            if self._thread is None or not self._thread.is_alive():
+                self._pid = _PID[0]
+                self._thread = None
+            if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="autoverifier-watchdog", daemon=True)
                 self._thread.start()
 
@@ -117,6 +120,13 @@ class _Watchdog:
         self._entries.pop(token, None)
 
     def _run(self) -> None:
+        while True:
+            try:
+                self._poll()
+            except Exception:  # noqa: BLE001 - the watchdog must outlive any surprise: keep polling
+                time.sleep(_POLL_MAX_S)
+
+    def _poll(self) -> None:
         while True:
             now = time.monotonic()
             nearest = now + _POLL_MAX_S
@@ -144,6 +154,9 @@ def _set_async_exc(thread_id: int, exc: type[BaseException] | None) -> None:
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id), None if exc is None else ctypes.py_object(exc))
 
 
+_PID = [os.getpid()]  # this process's id, refreshed in a forked child (os.getpid is a system call)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=lambda: _PID.__setitem__(0, os.getpid()))
 _WATCHDOG = _Watchdog()
 
 
@@ -180,5 +193,7 @@ def budget(seconds: float, *, hard: bool = True):
                 done = True
             except BudgetExceeded:  # an interrupt that was already pending landed here: it is spent, finish
                 continue
-            except ValueError:  # the context variable was already reset
+            except (ValueError, RuntimeError):
+                # The variable was already reset: an interrupt landed just after the reset call
+                # returned, before ``reset = None`` (RuntimeError: token already used).
                 done = True
