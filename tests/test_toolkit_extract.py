@@ -45,7 +45,7 @@ def check_result(result: Any, expect: Any, case_id: str) -> None:
     if isinstance(expect, dict) and result is not None and hasattr(result, "__dataclass_fields__"):
         got = asdict(result)
         for key, want in expect.items():
-            value = got[key]
+            value = got[key] if key in got else getattr(result, key)  # lazily computed flags (echo)
             if isinstance(value, tuple):
                 value = list(value)
             assert value == want, f"{case_id}: {key} = {value!r}, expected {want!r}"
@@ -163,3 +163,21 @@ def test_thread_safety_same_results() -> None:
         t.join()
     assert all(r == expected for r in results.values())
     assert expected[17] == "17"
+
+
+def test_marker_prefilter_keeps_case_insensitive_matches() -> None:
+    """Markers are found with any case folding the regexes accept (dotless and dotted I too)."""
+    assert ex.extract_final_answer("Work...\nFINAL ANSWER: 7").answer == "7"
+    assert ex.extract_final_answer("Work...\nThe f\u0131nal answer: 7").answer == "7"
+    assert ex.extract_final_answer("Work...\nThe F\u0130NAL answer: 7").answer == "7"
+    assert ex.extract_final_answer("Work... so the correct opt\u0131on is (C)").answer == "(C)"
+    assert ex.extract_final_answer("Work...\nAnswer\uff1a 12\n").answer == "12"
+    assert ex.extract_final_answer("Work...\n#### 5").answer == "5"
+
+
+def test_echo_is_worked_out_only_when_read() -> None:
+    q = "What is the capital city of the country of France in Europe?"
+    e = ex.extract_final_answer(q, q)
+    assert isinstance(e._echo, tuple)  # not computed yet
+    assert e.echo is True and e._echo is True
+    assert ex.extract_final_answer("The answer is Paris.", q)._echo is False  # a marker answer is never an echo

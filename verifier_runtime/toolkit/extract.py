@@ -14,7 +14,7 @@ heuristics are listed in ``docs/toolkit-extraction.md``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from verifier_runtime.limits import MAX_ANSWER_CHARS, RESPONSE_TAIL_CHARS, check_deadline
 from verifier_runtime.toolkit._memo import memoize_text
@@ -27,15 +27,28 @@ MARKER_METHODS = frozenset({"boxed", "final_answer", "answer_is", "bold", "hash"
 
 @dataclass(frozen=True, slots=True)
 class Extracted:
-    """The final answer found in a text, how it was found, and warning flags."""
+    """The final answer found in a text, how it was found, and warning flags.
+
+    ``echo`` (the response merely repeats the question) is worked out on first read: it
+    normalises both texts, and most callers never ask.
+    """
 
     answer: str | None
     method: str
     candidates: tuple[str, ...] = ()
     truncated: bool = False
-    echo: bool = False
     too_long: bool = False
     conflicting: bool = False
+    # (text, question) still to be compared for ``echo``, or the finished flag
+    _echo: tuple[str, str | None] | bool = field(default=False, compare=False, repr=False)
+
+    @property
+    def echo(self) -> bool:
+        e = self._echo
+        if isinstance(e, tuple):
+            e = _is_echo(*e)
+            object.__setattr__(self, "_echo", e)
+        return e
 
 
 _NONE = Extracted(None, "none")
@@ -377,16 +390,19 @@ def _ws_key(s: str) -> str:
     return "".join(s.split())
 
 
-def _result(answer: str | None, method: str, candidates: list[str], truncated: bool, echo: bool) -> Extracted:
+def _result(answer: str | None, method: str, candidates: list[str], truncated: bool,
+            echo_of: tuple[str, str | None] | None = None) -> Extracted:
+    """``echo_of``: the (text, question) pair whose echo test runs if ``.echo`` is read; an
+    answer found behind an explicit marker is never an echo."""
     conflicting = len({_ws_key(c) for c in candidates}) > 1 if method == "boxed" else False
     return Extracted(
         answer=answer,
         method=method,
         candidates=tuple(candidates),
         truncated=truncated,
-        echo=echo and method not in MARKER_METHODS,
         too_long=answer is not None and len(answer) > MAX_ANSWER_CHARS,
         conflicting=conflicting,
+        _echo=echo_of if echo_of is not None and method not in MARKER_METHODS else False,
     )
 
 
@@ -401,19 +417,24 @@ def _extract(text: str, *, reference: bool) -> tuple[str | None, str, list[str],
         order = ("hash", "answer_colon", "final_answer", "answer_is")
     else:
         order = ("final_answer", "answer_is", "answer_colon", "bold", "hash")
+    # Cheap literal tests first (each marker regex scans the whole text). Case-insensitive
+    # matching also lets dotless/dotted I (\u0131, \u0130) stand for "i": the fold maps them too.
+    folded = text.casefold().replace("\u0131", "i").replace("\u0307", "")
     for method in order:
         if method == "final_answer":
-            found = _last_marker(_FINAL_RE, text)
+            found = _last_marker(_FINAL_RE, text) if "final" in folded else []
         elif method == "answer_is":
-            found = _last_marker(_ANSWER_IS_RE, text)
+            maybe = "answer" in folded or "option" in folded or "choice" in folded
+            found = _last_marker(_ANSWER_IS_RE, text) if maybe else []
         elif method == "answer_colon":
             if reference and not multiline and not re.match(r"\s*(?:Ans|Answer)\b", text, re.IGNORECASE):
                 continue  # a one-line reference "A: Paris" is an option, not a GSM8K answer line
-            found = _last_marker(_ANSWER_COLON_RE, text, skip_options_list=True)
+            maybe = ":" in text or "\uff1a" in text
+            found = _last_marker(_ANSWER_COLON_RE, text, skip_options_list=True) if maybe else []
         elif method == "bold":
-            found = _bold_candidates(text)
+            found = _bold_candidates(text) if "**" in text else []
         else:
-            found = [a for a in (clean_answer(m.group(1)) for m in _HASH_RE.finditer(text)) if a]
+            found = [a for a in (clean_answer(m.group(1)) for m in _HASH_RE.finditer(text)) if a] if "####" in text else []
         if found:
             return found[-1], method, found, unclosed_box
     stripped = text.strip()
@@ -452,8 +473,7 @@ def extract_final_answer(response: str, question: str | None = None) -> Extracte
         text = text[-RESPONSE_TAIL_CHARS:]
     answer, method, candidates, unclosed_box = _extract(text, reference=False)
     truncated = open_think or _looks_truncated(text, method, unclosed_box)
-    echo = _is_echo(text, question)
-    return _result(answer, method, candidates, truncated, echo)
+    return _result(answer, method, candidates, truncated, (text, question))
 
 
 @memoize_text()
@@ -471,4 +491,4 @@ def extract_reference(reference: str) -> Extracted:
     if len(text) > RESPONSE_TAIL_CHARS:
         text = text[-RESPONSE_TAIL_CHARS:]
     answer, method, candidates, unclosed_box = _extract(text, reference=True)
-    return _result(answer, method, candidates, unclosed_box, False)
+    return _result(answer, method, candidates, unclosed_box)
