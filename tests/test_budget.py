@@ -80,36 +80,34 @@ def test_many_threads_tight_budgets_no_deadlock_no_leak() -> None:
     assert time.monotonic() - t0 < 60
 
 
-class _InterruptAfterReset:
-    """A deadline variable whose first ``reset`` succeeds and is then hit by an interrupt, as
-    when the watchdog's exception lands just after the C call returned (before the cleanup
-    recorded that the reset was done)."""
+class _InterruptAfterRestore:
+    """A deadline variable hit by an interrupt just after the call that restores the previous
+    deadline returned (before the cleanup recorded that it was done)."""
 
     def __init__(self, var) -> None:
         self.var = var
-        self.resets = 0
+        self.sets = 0
 
     def get(self):
         return self.var.get()
 
     def set(self, value):
-        return self.var.set(value)
-
-    def reset(self, token):
-        self.resets += 1
-        self.var.reset(token)  # the second call raises RuntimeError: the token was used once
-        if self.resets == 1:
-            raise BudgetExceeded("landed after the reset")
+        self.sets += 1
+        token = self.var.set(value)
+        if self.sets == 2:  # the first set starts the budget, the second restores
+            raise BudgetExceeded("landed after the restore")
+        return token
 
 
-def test_interrupt_landing_after_the_reset_is_absorbed(monkeypatch) -> None:
+def test_interrupt_landing_after_the_restore_is_absorbed(monkeypatch) -> None:
     from verifier_runtime import limits
 
-    fake = _InterruptAfterReset(limits._deadline)
+    fake = _InterruptAfterRestore(limits._deadline)
     monkeypatch.setattr(limits, "_deadline", fake)
     with budget(5):
-        pass  # leaving must neither raise the spent interrupt nor "token already used"
-    assert fake.resets == 2 and remaining() is None
+        pass  # leaving must not raise the spent interrupt
+    assert fake.sets == 3 and remaining() is None
+    assert limits.call_with_budget(5, lambda v: v + 1, 1) == 2 and remaining() is None
 
 
 def test_watchdog_check_takes_no_lock() -> None:

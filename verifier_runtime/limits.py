@@ -57,13 +57,20 @@ def check_deadline() -> None:
 
 
 class _Entry:
-    __slots__ = ("thread_id", "deadline", "active", "armed", "fired", "injecting", "nudged_at")
+    """One watch: its deadline, the deadline it replaced in the context variable, and the
+    flags the watched thread and the watchdog use to hand an interrupt over without a lock."""
 
-    def __init__(self, thread_id: int, deadline: float) -> None:
+    __slots__ = ("thread_id", "deadline", "previous", "token", "restore", "active", "armed", "fired",
+                 "injecting", "nudged_at")
+
+    def __init__(self, thread_id: int, deadline: float, previous: float | None) -> None:
         self.thread_id = thread_id
         self.deadline = deadline
+        self.previous = previous  # the context variable's value before this watch
+        self.token: int | None = None  # key in the watchdog's table while registered
+        self.restore = False  # the context variable may hold this watch's deadline: put ``previous`` back
         self.active = True
-        self.armed = False  # set by the caller once it can unregister (inside its try block)
+        self.armed = False  # set once registered: the watchdog may interrupt from then on
         self.fired = False
         self.injecting = False
         self.nudged_at = 0.0
@@ -101,23 +108,6 @@ class _Watchdog:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="autoverifier-watchdog", daemon=True)
                 self._thread.start()
-
-    def register(self, deadline: float) -> tuple[int, _Entry]:
-        self._ensure_thread()
-        token = next(self._counter)
-        entry = _Entry(threading.get_ident(), deadline)
-        self._entries[token] = entry
-        return token, entry
-
-    def release(self, token: int, entry: _Entry) -> None:
-        """Second half of ending a watch (after ``entry.active = False``): wait out an interrupt
-        in flight, withdraw one still pending, forget the entry. Idempotent; may be interrupted
-        once by an interrupt that was already pending, and is then simply called again."""
-        while entry.injecting:  # the watchdog is between its check and its interrupt: let it finish
-            time.sleep(0)
-        if entry.fired:
-            _set_async_exc(entry.thread_id, None)
-        self._entries.pop(token, None)
 
     def _run(self) -> None:
         while True:
@@ -160,40 +150,94 @@ if hasattr(os, "register_at_fork"):
 _WATCHDOG = _Watchdog()
 
 
+def _start(seconds: float, hard: bool) -> _Entry:
+    """Begin a watch: set the context deadline (the tighter of ``seconds`` and an enclosing
+    budget) and, when ``hard``, register with the watchdog. On an interrupt landing midway it
+    undoes what it did and re-raises. Every step that changes state is a plain store or a C
+    call whose effect is recorded beforehand, so the undo never misses one."""
+    e = None
+    try:
+        outer = _deadline.get()
+        deadline = time.monotonic() + max(0.0, seconds)
+        e = _Entry(threading.get_ident(), deadline if outer is None or deadline < outer else outer, outer)
+        e.restore = True  # recorded first: an interrupt can only land after the set below returned
+        _deadline.set(e.deadline)
+        if hard:
+            if _WATCHDOG._thread is None or _WATCHDOG._pid != _PID[0]:
+                _WATCHDOG._ensure_thread()
+            e.token = next(_WATCHDOG._counter)
+            _WATCHDOG._entries[e.token] = e
+            e.armed = True
+        return e
+    except BaseException:
+        if e is not None:
+            e.active = False
+            while True:
+                try:
+                    _finish(e)
+                    break
+                except BudgetExceeded:  # one that was already pending: it is spent
+                    continue
+        raise
+
+
+def _finish(e: _Entry) -> None:
+    """End a watch whose ``active`` flag the caller already cleared (a plain store, so no new
+    interrupt can be started for it). Idempotent: an interrupt that was already pending may
+    land inside, and the caller then simply calls it again."""
+    e.active = False
+    while e.injecting:  # the watchdog is between its check and its interrupt: let it finish
+        time.sleep(0)
+    if e.fired:
+        e.fired = False
+        _set_async_exc(e.thread_id, None)  # withdraw one still pending
+    if e.token is not None:
+        _WATCHDOG._entries.pop(e.token, None)
+        e.token = None
+    if e.restore:
+        _deadline.set(e.previous)  # by value, not by token: repeating it is harmless
+        e.restore = False
+
+
+def call_with_budget(seconds: float, fn, arg):
+    """``fn(arg)`` under a hard time budget: the verifier's hot path (one per module call).
+
+    The same watch as :func:`budget`, without a generator-based context manager, which cost
+    about three times the watch itself. Raises :class:`BudgetExceeded` when the budget is spent.
+    """
+    e = None
+    try:
+        e = _start(seconds, True)
+        return fn(arg)
+    finally:
+        if e is not None:
+            e.active = False  # first, and not a call: nothing can interrupt before it
+            while True:
+                try:
+                    _finish(e)
+                    break
+                except BudgetExceeded:  # one that was already pending: it is spent
+                    continue
+
+
 @contextmanager
 def budget(seconds: float, *, hard: bool = True):
     """Run the body under a time budget of ``seconds`` (nested budgets keep the tighter one).
 
     Raises :class:`BudgetExceeded` from the body when the budget is spent. With ``hard=True``
     the watchdog also interrupts code that never calls :func:`check_deadline`.
+    ``with budget(s) as deadline`` gives the absolute deadline (``time.monotonic`` clock).
     """
-    now = time.monotonic()
-    outer = _deadline.get()
-    deadline = now + max(0.0, seconds)
-    if outer is not None:
-        deadline = min(deadline, outer)
-    reset = registered = None
-    try:  # everything inside the try: an outer budget's interrupt may land on any line
-        reset = _deadline.set(deadline)
-        if hard:
-            registered = _WATCHDOG.register(deadline)
-            registered[1].armed = True
-        yield deadline
+    e = None
+    try:
+        e = _start(seconds, hard)
+        yield e.deadline
     finally:
-        if registered is not None:
-            registered[1].active = False  # no call on this line: it cannot be interrupted; no new interrupt after it
-        done = False
-        while not done:
-            try:
-                if registered is not None:
-                    _WATCHDOG.release(*registered)
-                if reset is not None:
-                    _deadline.reset(reset)
-                    reset = None
-                done = True
-            except BudgetExceeded:  # an interrupt that was already pending landed here: it is spent, finish
-                continue
-            except (ValueError, RuntimeError):
-                # The variable was already reset: an interrupt landed just after the reset call
-                # returned, before ``reset = None`` (RuntimeError: token already used).
-                done = True
+        if e is not None:
+            e.active = False  # first, and not a call: nothing can interrupt before it
+            while True:
+                try:
+                    _finish(e)
+                    break
+                except BudgetExceeded:  # one that was already pending: it is spent
+                    continue

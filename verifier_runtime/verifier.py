@@ -22,7 +22,7 @@ from verifier_runtime.limits import (
     DEFAULT_CALL_BUDGET_S,
     DEFAULT_MODULE_BUDGET_S,
     BudgetExceeded,
-    budget,
+    call_with_budget,
     remaining,
 )
 from verifier_runtime.triple import Triple
@@ -54,16 +54,23 @@ def _load_modules(artifact: Artifact, exclude_groups: frozenset[str]) -> tuple[L
     return tuple(out)
 
 
-def run_decide(decide: Any, x: Triple, budget_s: float, *, strict: bool = False, module_id: str = "") -> Decision:
-    """Run one module's ``decide`` under its time budget; errors and overruns become abstentions."""
+def run_decide(decide: Any, x: Triple, budget_s: float, *, strict: bool = False, module_id: str = "",
+               call_deadline: float | None = None) -> Decision:
+    """Run one module's ``decide`` under its time budget; errors and overruns become abstentions.
+
+    ``call_deadline`` (``time.monotonic`` clock): the whole call's deadline, which caps the
+    module's budget; an overrun past it is reported as ``budget_exhausted``.
+    """
+    if call_deadline is not None:
+        budget_s = min(budget_s, call_deadline - time.monotonic())
     try:
-        with budget(budget_s):
-            d = decide(x)
+        d = call_with_budget(budget_s, decide, x)
     except BudgetExceeded:
         if strict:
             raise
         left = remaining()
-        return Decision(ABSTAIN, "budget_exhausted" if left is not None and left <= 0 else "module_timeout")
+        spent = (left is not None and left <= 0) or (call_deadline is not None and time.monotonic() >= call_deadline)
+        return Decision(ABSTAIN, "budget_exhausted" if spent else "module_timeout")
     except Exception as e:
         if strict:
             raise
@@ -81,10 +88,10 @@ def judge_with_fallback(fallback: Fallback, x: Triple, *, guidance: str, budget_
     the triple's parsed views; errors and overruns become an undecided result (``strict`` raises)."""
     try:
         if getattr(fallback, "local", False):
-            with budget(budget_s):
-                if hasattr(fallback, "judge_triple"):
-                    return fallback.judge_triple(x)
-                return fallback.judge(x.question, x.reference, x.response, guidance=guidance)
+            if hasattr(fallback, "judge_triple"):
+                return call_with_budget(budget_s, fallback.judge_triple, x)
+            return call_with_budget(budget_s, lambda t: fallback.judge(t.question, t.reference, t.response,
+                                                                       guidance=guidance), x)
         return fallback.judge(x.question, x.reference, x.response, guidance=guidance)
     except BudgetExceeded:
         if strict:
@@ -152,21 +159,26 @@ class Verifier:
         return run_decide(mod.decide, x, self.module_budget_s, strict=self.strict, module_id=mod.info.id)
 
     def _cascade(self, x: Triple, *, first_only: bool = True) -> tuple[LoadedModule | None, Decision | None, list]:
+        """Modules in order until the first direct decision. Each module runs under its own
+        hard budget, capped by what is left of the call's budget (and of any enclosing one)."""
         trace: list[tuple[str, str, str]] = []
         if x.oversized:
             return None, None, [("*", ABSTAIN, "input_too_large")]
+        deadline = time.monotonic() + self.budget_s
+        outer = remaining()
+        if outer is not None:
+            deadline = min(deadline, time.monotonic() + outer)
         try:
-            with budget(self.budget_s):
-                for mod in self._modules:
-                    d = self._run_module(mod, x)
-                    trace.append((mod.info.id, d.label, d.reason))
-                    if d.direct and first_only:
-                        return mod, d, trace
-                    left = remaining()
-                    if left is not None and left <= 0:
-                        trace.append(("*", ABSTAIN, "budget_exhausted"))
-                        break
-        except BudgetExceeded:
+            for mod in self._modules:
+                if time.monotonic() >= deadline:
+                    trace.append(("*", ABSTAIN, "budget_exhausted"))
+                    break
+                d = run_decide(mod.decide, x, self.module_budget_s, strict=self.strict, module_id=mod.info.id,
+                               call_deadline=deadline)
+                trace.append((mod.info.id, d.label, d.reason))
+                if d.direct and first_only:
+                    return mod, d, trace
+        except BudgetExceeded:  # an enclosing budget's interrupt, between modules
             if self.strict:
                 raise
             trace.append(("*", ABSTAIN, "budget_exhausted"))
