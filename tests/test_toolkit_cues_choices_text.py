@@ -174,3 +174,25 @@ def test_docstring_examples(module: str) -> None:
     mod = importlib.import_module(f"verifier_runtime.toolkit.{module}")
     result = doctest.testmod(mod)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_first_marker_prefilter_never_changes_a_result(monkeypatch) -> None:
+    """The cheap "is there an A marker at all" test only skips texts that list no options."""
+    import re
+
+    pieces = ["(A)", "(B)", "(C)", "[a]", "(b)", "A.", "B.", "C.", "A)", "b)", "a)", "A:", "B:", "A\uff1a", "**A.**",
+              "**B.**", "A **.**", "Options:", "choices", "Answer Choices:", " foo", " 7", " x^2", "\n", "\n", ", or",
+              " and", " A", " a", ".", ")", "**", "\t", "B ", "Which one?"]
+    rng = random.Random(7)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 14))) for _ in range(3000)]
+    styles = ["({})", "[{}]", "{}.", "{})", "{}:", "**{}.**", "{} :", "{}\uff1a"]
+    for _ in range(3000):  # ordered runs in one layout, with noise: most of these are option lists
+        style, lower = rng.choice(styles), rng.random() < 0.3
+        sep = rng.choice([" ", "\n", ", ", "\n  "])
+        run = [style.format("abcde"[k] if lower else "ABCDE"[k]) + rng.choice(pieces[20:]) for k in range(rng.randint(1, 5))]
+        texts.append(rng.choice(["Q? ", "Options: ", "", "Pick one.\n"]) + sep.join(run) + rng.choice(pieces))
+    fast = [choices._parse_options(t) for t in texts]
+    monkeypatch.setattr(choices, "_FIRST_MARKER_RE", re.compile(""))  # matches everywhere: nothing skipped
+    slow = [choices._parse_options(t) for t in texts]
+    assert fast == slow
+    assert sum(1 for r in slow if r) > 300  # the corpus does exercise option lists

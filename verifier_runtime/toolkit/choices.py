@@ -30,6 +30,9 @@ _LINE_RE = re.compile(r"^[ \t>*-]*(?:\*\*)?(?P<L>[A-J])(?:\*\*)?[ \t]*[.):：](?
 _LINE_LOWER_RE = re.compile(r"^[ \t]*(?P<L>[a-j])\)(?=[ \t])", re.MULTILINE)
 # Options: A: foo, B: bar  (inline, after an "options"/"choices" keyword)
 _INLINE_RE = re.compile(r"(?:(?<=[\s,;:])|^)(?P<L>[A-J])[ \t]*[.):：](?=[ \t])")
+# Every layout's run starts at an "A"/"a" marker, and each marker is the letter followed by one
+# of these closers: text without such an "A" lists no options, and skips the scans below.
+_FIRST_MARKER_RE = re.compile(r"[Aa](?:\*\*)?[ \t]*[.)\]:\uff1a]")
 _KEYWORD_RE = re.compile(r"\b(?:answer\s+choices|options|choices)\b\s*[:：]?", re.IGNORECASE)
 
 
@@ -117,6 +120,8 @@ def _parse_options(question: str) -> dict[str, str]:
         return {}
     if len(text) > MAX_QUESTION_CHARS:
         text = text[-MAX_QUESTION_CHARS:]
+    if not _FIRST_MARKER_RE.search(text):
+        return {}
     best: tuple[int, int, dict[str, str]] = (0, -1, {})
     layouts: list[list[tuple[int, int, int]]] = [_markers(_LINE_RE, text), _markers(_LINE_LOWER_RE, text)]
     paren = _markers(_PAREN_RE, text)

@@ -52,6 +52,11 @@ from verifier_runtime.toolkit.units import (
     quantities_equal,
 )
 
+# Patterns of the parsing hot path, compiled once (re's own cache lookup costs per call).
+_HAS_LETTER_RE = re.compile(r"[A-Za-z]")
+_TEXT_CMD_RE = re.compile(r"\\(?:text|mathrm|textbf|mathbf|textit|emph)\{([^{}]*)\}")
+_SPACES_RE = re.compile(r"\s+")
+
 __all__ = [
     "ANSWER_KINDS",
     "Answer",
@@ -162,14 +167,14 @@ def _parse_answer(s: str) -> Answer | None:
     if e is not None:
         return Answer("expression", e, s)
     words = _normal_text(t)
-    if re.search(r"[A-Za-z]", words) and "\\" not in words:
+    if _HAS_LETTER_RE.search(words) and "\\" not in words:
         return Answer("text", words, s)
     return None  # LaTeX that is not math we can read (\frac{0}{0}) is not text either
 
 
 def _normal_text(t: str) -> str:
-    t = re.sub(r"\\(?:text|mathrm|textbf|mathbf|textit|emph)\{([^{}]*)\}", r"\1", t)
-    return re.sub(r"\s+", " ", t).strip().rstrip(".").casefold()
+    t = _TEXT_CMD_RE.sub(r"\1", t)
+    return _SPACES_RE.sub(" ", t).strip().rstrip(".").casefold()
 
 
 def interpretations(answer: Answer) -> tuple[str, ...]:

@@ -260,6 +260,7 @@ _LEAD_FILLER_RE = re.compile(
 )
 _SENTENCE_END_RE = re.compile(r"\.\s+(?=[A-Z])")
 _SEP_LEAD = " \t:：="
+_ANS_LEAD_RE = re.compile(r"\s*(?:Ans|Answer)\b", re.IGNORECASE)
 
 
 def _rest_of_answer(text: str, start: int) -> str:
@@ -427,7 +428,7 @@ def _extract(text: str, *, reference: bool) -> tuple[str | None, str, list[str],
             maybe = "answer" in folded or "option" in folded or "choice" in folded
             found = _last_marker(_ANSWER_IS_RE, text) if maybe else []
         elif method == "answer_colon":
-            if reference and not multiline and not re.match(r"\s*(?:Ans|Answer)\b", text, re.IGNORECASE):
+            if reference and not multiline and not _ANS_LEAD_RE.match(text):
                 continue  # a one-line reference "A: Paris" is an option, not a GSM8K answer line
             maybe = ":" in text or "\uff1a" in text
             found = _last_marker(_ANSWER_COLON_RE, text, skip_options_list=True) if maybe else []

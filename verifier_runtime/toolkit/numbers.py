@@ -19,6 +19,10 @@ from fractions import Fraction
 from verifier_runtime.limits import MAX_ANSWER_CHARS, MAX_EXPONENT, MAX_LITERAL_DIGITS
 from verifier_runtime.toolkit._memo import memoize_text
 
+# Patterns of the parsing hot path, compiled once (re's own cache lookup costs per call).
+_SPACE_RUN_RE = re.compile(r"\s+")
+_PLAIN_DECIMAL_RE = re.compile(r"\d+(?:\.\d*)?|\.\d+")
+
 __all__ = [
     "Number",
     "parse_number",
@@ -133,7 +137,7 @@ def _normalise(s: str) -> str:
     s = _SPACES.sub(" ", s)
     s = s.replace("{,}", ",").replace("\\%", "%").replace("\\left", "").replace("\\right", "")
     s = _LATEX_MINUS.sub("-", s)
-    s = re.sub(r"\s+", " ", s).strip()
+    s = _SPACE_RUN_RE.sub(" ", s).strip()
     return s
 
 
@@ -260,7 +264,7 @@ def _signed_decimal(t: str) -> Fraction:
     t = t.strip()
     sign = -1 if t.startswith("-") else 1
     t = t.lstrip("+-")
-    if not re.fullmatch(r"\d+(?:\.\d*)?|\.\d+", t):
+    if not _PLAIN_DECIMAL_RE.fullmatch(t):
         raise ValueError(t)
     return sign * _decimal_fraction(t)
 

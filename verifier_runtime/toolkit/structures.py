@@ -26,6 +26,15 @@ from verifier_runtime.toolkit.latex import (
 )
 from verifier_runtime.toolkit.numbers import Number, numbers_close, parse_number
 
+# Patterns of the parsing hot path, compiled once (re's own cache lookup costs per call).
+_SIZING_CMD_RE = re.compile(r"\\(?:left|right|bigl|bigr|Bigl|Bigr|big|Big)(?![A-Za-z])")
+_ASSIGN_PREFIX_RE = re.compile(r"^[A-Za-z](?:_\{?\w+\}?)?\s*=\s*(?=.)")
+_VARIABLE_RE = re.compile(r"[A-Za-z](?:_\{?\w+\}?)?")
+_LEFT_OPEN_RE = re.compile(r"\\(?:left|right)\s*[(\[]")
+_RIGHT_CLOSE_RE = re.compile(r"\\right\s*[)\]]$")
+_HLINE_RE = re.compile(r"\\hline")
+_ROW_BREAK_RE = re.compile(r"\\\\(?:\[[^\]]*\])?")
+
 __all__ = [
     "Equation",
     "Collection",
@@ -112,7 +121,7 @@ _CLOSE = ")]}\u27e9"
 
 def _prep(s: str) -> str:
     s = s.replace("\\langle", "\u27e8").replace("\\rangle", "\u27e9")
-    s = re.sub(r"\\(?:left|right|bigl|bigr|Bigl|Bigr|big|Big)(?![A-Za-z])", "", s)
+    s = _SIZING_CMD_RE.sub("", s)
     s = s.replace("\\lbrace", "\\{").replace("\\rbrace", "\\}")
     return s.strip()
 
@@ -258,7 +267,7 @@ def expand_plus_minus(s: object) -> Collection | None:
     if not _ok(s):
         return None
     t = _strip_wrappers(_prep(s))
-    t = re.sub(r"^[A-Za-z](?:_\{?\w+\}?)?\s*=\s*(?=.)", "", t)
+    t = _ASSIGN_PREFIX_RE.sub("", t)
     if len(_PM.findall(t)) != 1 or "=" in t or "," in t:
         return None
     plus, minus = _PM.sub("+", t), _PM.sub("-", t)
@@ -342,7 +351,7 @@ def _inequality(t: str) -> Interval | None:
         return None
     kinds = [_INEQ_MAP[o] for o in ops]
     sp = _sympy()
-    var_idx = [k for k, p in enumerate(pieces) if re.fullmatch(r"[A-Za-z](?:_\{?\w+\}?)?", p)]
+    var_idx = [k for k, p in enumerate(pieces) if _VARIABLE_RE.fullmatch(p)]
     if len(var_idx) != 1:
         return None
     v = var_idx[0]
@@ -457,15 +466,15 @@ def parse_matrix(s: object) -> Matrix | None:
         return None
     try:
         t = _strip_wrappers(s)
-        t = re.sub(r"\\(?:left|right)\s*[(\[]", "", t) if t.startswith("\\left") else t
-        t = re.sub(r"\\right\s*[)\]]$", "", t).strip()
+        t = _LEFT_OPEN_RE.sub("", t) if t.startswith("\\left") else t
+        t = _RIGHT_CLOSE_RE.sub("", t).strip()
         m = _MATRIX.match(t)
         if not m:
             return None
         env = m.group("env")
         body = m.group("body").strip()
-        body = re.sub(r"\\hline", "", body)
-        row_texts = [r for r in re.split(r"\\\\(?:\[[^\]]*\])?", body) if r.strip()]
+        body = _HLINE_RE.sub("", body)
+        row_texts = [r for r in _ROW_BREAK_RE.split(body) if r.strip()]
         if not row_texts or len(row_texts) > MAX_ITEMS:
             return None
         rows = []

@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from verifier_runtime.limits import MAX_ANSWER_CHARS, RESPONSE_TAIL_CHARS
 from verifier_runtime.toolkit._memo import memoize_text
 
+# Patterns of the parsing hot path, compiled once (re's own cache lookup costs per call).
+_WORD_CHAR_RE = re.compile(r"\w")
+
 # LaTeX commands whose single braced argument is plain text for our purposes.
 _TEXT_WRAPPERS = ("text", "textbf", "textit", "textrm", "texttt", "mathrm", "mathbf", "mathit", "mathsf",
                   "operatorname", "emph", "mbox", "ce")
@@ -134,8 +137,8 @@ def contains_answer(haystack: str, needle: str) -> bool:
     hay, ndl = normalize_text(hay_raw[-RESPONSE_TAIL_CHARS:]), normalize_text(ndl_raw)
     if not hay or not ndl or ndl not in hay:
         return False
-    left = r"(?<!\w)" if re.match(r"\w", ndl[0]) else ""
-    right = r"(?!\w)" if re.match(r"\w", ndl[-1]) else ""
+    left = r"(?<!\w)" if _WORD_CHAR_RE.match(ndl[0]) else ""
+    right = r"(?!\w)" if _WORD_CHAR_RE.match(ndl[-1]) else ""
     return re.search(left + re.escape(ndl) + right, hay) is not None
 
 

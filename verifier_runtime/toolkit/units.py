@@ -26,6 +26,26 @@ from verifier_runtime.limits import MAX_ANSWER_CHARS
 from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.numbers import Number, parse_number
 
+# Patterns of the parsing hot path, compiled once (re's own cache lookup costs per call).
+_LATEX_SPACE_RE = re.compile(r"\\(?:,|;|:|!| |quad|qquad)|~")
+_DEG_C_RE = re.compile(r"(?:\^\s*\{?\s*\\circ\s*\}?|\\degree|\u00b0|\u2103)\s*C\b")
+_DEG_F_RE = re.compile(r"(?:\^\s*\{?\s*\\circ\s*\}?|\\degree|\u00b0)\s*F\b")
+_DEGREE_RE = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|\\degree|\u00b0")
+_MICRO_RE = re.compile(r"\\(?:mu|micro)\s*|\u00b5|\u03bc")
+_OHM_RE = re.compile(r"\\Omega|\u03a9|\u2126")
+_ANGSTROM_RE = re.compile(r"\\AA|\u00c5|\u212b")
+_TIMES_RE = re.compile(r"\\(?:cdot|times)|\u00b7|\u22c5|\u00d7")
+_BRACED_EXPONENT_RE = re.compile(r"\^\s*\{\s*([-+\u2212]?\s*\d+)\s*\}")
+_BRACES_RE = re.compile(r"\{([^{}]*)\}")
+_LATEX_WORD_RE = re.compile(r"\\([A-Za-z]+)\s*")
+_PREFIX_GAP_RE = re.compile(r"\b([kmunpcMG])\s+(?=[A-Za-z])")
+_CARET_SPACE_RE = re.compile(r"\s*\^(\d)")
+_OP_SPACES_RE = re.compile(r"\s*([*/^()])\s*")
+_IMPLICIT_PRODUCT_RE = re.compile(r"(?<=[A-Za-z0-9)])\s+(?=[A-Za-z(])")
+_UNIT_EXPONENT_RE = re.compile(r"\^\(?(-?\d+(?:\.\d+)?)")
+_SYMBOL_ASSIGN_RE = re.compile(r"^[A-Za-z](?:_\{?\w+\}?)?\s*=\s*")
+_LATEX_THIN_SPACE_RE = re.compile(r"\\(?:,|;|:|!| )|~")
+
 __all__ = [
     "Quantity",
     "preload_units",
@@ -108,19 +128,19 @@ _IDENT = re.compile(r"[A-Za-z_]+")
 def _latex_units(u: str) -> str:
     for _ in range(3):
         u = _WRAP.sub(r"\1", u)
-    u = re.sub(r"\\(?:,|;|:|!| |quad|qquad)|~", " ", u)
-    u = re.sub(r"(?:\^\s*\{?\s*\\circ\s*\}?|\\degree|\u00b0|\u2103)\s*C\b", " degC ", u)
+    u = _LATEX_SPACE_RE.sub(" ", u)
+    u = _DEG_C_RE.sub(" degC ", u)
     u = u.replace("\u2103", " degC ")
-    u = re.sub(r"(?:\^\s*\{?\s*\\circ\s*\}?|\\degree|\u00b0)\s*F\b", " degF ", u)
-    u = re.sub(r"\^\s*\{?\s*\\circ\s*\}?|\\degree|\u00b0", " degree ", u)
-    u = re.sub(r"\\(?:mu|micro)\s*|\u00b5|\u03bc", "u", u)
-    u = re.sub(r"\\Omega|\u03a9|\u2126", "ohm", u)
-    u = re.sub(r"\\AA|\u00c5|\u212b", "angstrom", u)
-    u = re.sub(r"\\(?:cdot|times)|\u00b7|\u22c5|\u00d7", "*", u)
+    u = _DEG_F_RE.sub(" degF ", u)
+    u = _DEGREE_RE.sub(" degree ", u)
+    u = _MICRO_RE.sub("u", u)
+    u = _OHM_RE.sub("ohm", u)
+    u = _ANGSTROM_RE.sub("angstrom", u)
+    u = _TIMES_RE.sub("*", u)
     u = u.replace("\\%", "%").replace("\\left", "").replace("\\right", "")
-    u = re.sub(r"\^\s*\{\s*([-+\u2212]?\s*\d+)\s*\}", lambda m: "^" + m.group(1).replace(" ", ""), u)
+    u = _BRACED_EXPONENT_RE.sub(lambda m: "^" + m.group(1).replace(" ", ""), u)
     u = u.replace("\u2212", "-").replace("\u00b2", "^2").replace("\u00b3", "^3")
-    u = re.sub(r"\{([^{}]*)\}", r"(\1)", u)
+    u = _BRACES_RE.sub(r"(\1)", u)
     return u.strip()
 
 
@@ -132,9 +152,9 @@ def _si_words(u: str) -> str:
     def word(w: re.Match[str]) -> str:
         return _SIUNITX.get(w.group(1), w.group(1)) + " "
 
-    u = re.sub(r"\\([A-Za-z]+)\s*", word, u)
-    u = re.sub(r"\b([kmunpcMG])\s+(?=[A-Za-z])", r"\1", u)  # prefix words glue to their unit
-    u = re.sub(r"\s*\^(\d)", r"^\1", u)
+    u = _LATEX_WORD_RE.sub(word, u)
+    u = _PREFIX_GAP_RE.sub(r"\1", u)  # prefix words glue to their unit
+    u = _CARET_SPACE_RE.sub(r"^\1", u)
     return u.strip()
 
 
@@ -143,12 +163,12 @@ def _unit_string(u: str) -> str | None:
     u = u.strip().rstrip(".").strip()
     if not u or len(u) > 80 or not _UNIT_CHARS.match(u):
         return None
-    u = re.sub(r"\s*([*/^()])\s*", r"\1", u)
-    u = re.sub(r"(?<=[A-Za-z0-9)])\s+(?=[A-Za-z(])", "*", u)
+    u = _OP_SPACES_RE.sub(r"\1", u)
+    u = _IMPLICIT_PRODUCT_RE.sub("*", u)
     u = u.replace("**", "^")
     if " " in u or "--" in u:
         return None
-    for e in re.findall(r"\^\(?(-?\d+(?:\.\d+)?)", u):
+    for e in _UNIT_EXPONENT_RE.findall(u):
         if abs(float(e)) > _MAX_UNIT_EXPONENT:
             return None
     idents = _IDENT.findall(u)
@@ -175,8 +195,8 @@ def _split(s: str) -> tuple[Number, str] | None:
             t = t[len(left) : len(t) - len(right)].strip()
     t = _SI.sub(_siunitx, t)
     t = _SI_UNIT.sub(lambda m: " " + _si_words(m.group(1)), t)
-    t = re.sub(r"^[A-Za-z](?:_\{?\w+\}?)?\s*=\s*", "", t)  # "v = 3 m/s"
-    t = re.sub(r"\\(?:,|;|:|!| )|~", " ", t)
+    t = _SYMBOL_ASSIGN_RE.sub("", t)  # "v = 3 m/s"
+    t = _LATEX_THIN_SPACE_RE.sub(" ", t)
     m = _FRAC_PREFIX.match(t) or _NUM_PREFIX.match(t)
     if not m or not m.group("num").strip() or not m.group("rest").strip():
         return None
