@@ -36,7 +36,17 @@ class Decision:
 
     @classmethod
     def abstain(cls, reason: str = "") -> Decision:
+        if cls is Decision and type(reason) is str:  # immutable, and modules abstain with a few fixed reasons
+            d = _ABSTAINS.get(reason)
+            if d is None:
+                d = cls(ABSTAIN, reason)
+                if len(_ABSTAINS) < 4096:
+                    _ABSTAINS[reason] = d
+            return d
         return cls(ABSTAIN, reason)
+
+
+_ABSTAINS: dict[str, Decision] = {}
 
 
 @dataclass(frozen=True, slots=True)

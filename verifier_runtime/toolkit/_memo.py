@@ -16,14 +16,17 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def memoize_text(maxsize: int = 4096, max_chars: int = 2000) -> Callable[[F], F]:
+    """For functions of one argument (the wrapper takes exactly one: no argument packing on the
+    hot path). Non-strings and strings over ``max_chars`` are passed through uncached."""
+
     def deco(fn: F) -> F:
         cached = lru_cache(maxsize=maxsize)(fn)
 
         @wraps(fn)
-        def wrapper(s: Any, *args: Any, **kwargs: Any) -> Any:
-            if type(s) is str and not args and not kwargs and len(s) <= max_chars:
+        def wrapper(s: Any) -> Any:
+            if type(s) is str and len(s) <= max_chars:
                 return cached(s)
-            return fn(s, *args, **kwargs)
+            return fn(s)
 
         wrapper.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
         wrapper.cache_info = cached.cache_info  # type: ignore[attr-defined]
