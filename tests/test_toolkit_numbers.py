@@ -148,3 +148,19 @@ def test_fast_paths_agree_with_full_parser(text: str) -> None:
     from verifier_runtime.toolkit.numbers import _parse
 
     assert parse_number(text) == _parse(text)
+
+
+def test_digitless_text_is_never_a_number() -> None:
+    """``parse_number`` skips text without a digit; the full parser agrees on such text."""
+    import random
+
+    from verifier_runtime.toolkit import numbers
+
+    pieces = ["\\frac{", "}{", "}", "\\dfrac", "%", "\\%", "e", "E", "x = ", "\\times 10^{", "-", "+", ".", ",", " ",
+              "\\pi", "\u00bd", "\u00b2", "\u2153", "\u2212", "$", "\\left(", "\\right)", "{,}", "one", "half", "\\cdot",
+              "^", "/", "(", ")", "\\sqrt", "\u2460", "\u216b", "\\infty", "\u2044"]
+    rng = random.Random(11)
+    for _ in range(5000):
+        s = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 8)))
+        assert numbers._parse(s) is None, s
+        assert parse_number(s) is None, s
