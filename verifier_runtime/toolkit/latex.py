@@ -820,10 +820,23 @@ def _ctx() -> Any:
     return ctx
 
 
+def _point_values(n: int) -> list[tuple[Any, ...]]:
+    """The fixed pseudo-random coordinates for ``n`` symbols, made once per thread and count."""
+    cache = getattr(_TLS, "points", None)
+    if cache is None:
+        cache = _TLS.points = {}
+    values = cache.get(n)
+    if values is None:
+        ctx = _ctx()
+        rng = random.Random(20240611 + n)
+        values = [tuple(ctx.mpf(repr(rng.uniform(0.2, 1.8))) for _ in range(n)) for _ in range(EVAL_POINTS)]
+        if len(cache) < 64:
+            cache[n] = values
+    return values
+
+
 def _points(symbols: list[Any]) -> list[dict[Any, Any]]:
-    ctx = _ctx()
-    rng = random.Random(20240611 + len(symbols))
-    return [{s: ctx.mpf(repr(rng.uniform(0.2, 1.8))) for s in symbols} for _ in range(EVAL_POINTS)]
+    return [dict(zip(symbols, row, strict=True)) for row in _point_values(len(symbols))]
 
 
 def _mp_eval(expr: Any, subs: dict[Any, Any], ctx: Any, budget: list[int]) -> Any:

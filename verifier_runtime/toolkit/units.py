@@ -121,6 +121,7 @@ _NUM_PREFIX = re.compile(
     re.S,
 )
 _FRAC_PREFIX = re.compile(r"^\s*(?P<num>-?\s*\\[dt]?frac\s*\{[^{}]*\}\s*\{[^{}]*\}|-?\d+\s*/\s*\d+)(?P<rest>.*)$", re.S)
+_ANY_DIGIT_RE = re.compile(r"\d")
 _UNIT_CHARS = re.compile(r"^[A-Za-z0-9_ */^().%\-]+$")
 _IDENT = re.compile(r"[A-Za-z_]+")
 
@@ -187,8 +188,8 @@ def has_unit(s: object) -> bool:
 
 
 def _split(s: str) -> tuple[Number, str] | None:
-    if "\x00" in s:
-        return None
+    if "\x00" in s or not _ANY_DIGIT_RE.search(s):
+        return None  # the magnitude is read by parse_number, which needs a digit from the text itself
     t = s.strip()
     for left, right in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")):
         if t.startswith(left) and t.endswith(right) and len(t) >= len(left) + len(right):
