@@ -196,3 +196,21 @@ def test_first_marker_prefilter_never_changes_a_result(monkeypatch) -> None:
     slow = [choices._parse_options(t) for t in texts]
     assert fast == slow
     assert sum(1 for r in slow if r) > 300  # the corpus does exercise option lists
+
+
+def test_contains_answer_agrees_with_a_word_boundary_regex() -> None:
+    """The str.find search gives what ``(?<!\\w)needle(?!\\w)`` gives, on random texts."""
+    import re
+
+    words = ["art", "party", "_x", "x", "é", "Röntgen", "1901", "a b", "-", " ", ".", "art.", "(art)", "ß", "٣", "art_"]
+    rng = random.Random(5)
+    for _ in range(4000):
+        hay = "".join(rng.choice(words) for _ in range(rng.randint(0, 9)))
+        ndl = "".join(rng.choice(words) for _ in range(rng.randint(1, 3)))
+        h, n = text.normalize_text(hay), text.normalize_text(ndl)
+        want = False
+        if h and n and n in h:
+            left = r"(?<!\w)" if re.match(r"\w", n[0]) else ""
+            right = r"(?!\w)" if re.match(r"\w", n[-1]) else ""
+            want = re.search(left + re.escape(n) + right, h) is not None
+        assert text.contains_answer(hay, ndl) is want, (hay, ndl)

@@ -20,9 +20,6 @@ from dataclasses import dataclass
 from verifier_runtime.limits import MAX_ANSWER_CHARS, RESPONSE_TAIL_CHARS
 from verifier_runtime.toolkit._memo import memoize_text
 
-# Patterns of the parsing hot path, compiled once (re's own cache lookup costs per call).
-_WORD_CHAR_RE = re.compile(r"\w")
-
 # LaTeX commands whose single braced argument is plain text for our purposes.
 _TEXT_WRAPPERS = ("text", "textbf", "textit", "textrm", "texttt", "mathrm", "mathbf", "mathit", "mathsf",
                   "operatorname", "emph", "mbox", "ce")
@@ -137,9 +134,23 @@ def contains_answer(haystack: str, needle: str) -> bool:
     hay, ndl = normalize_text(hay_raw[-RESPONSE_TAIL_CHARS:]), normalize_text(ndl_raw)
     if not hay or not ndl or ndl not in hay:
         return False
-    left = r"(?<!\w)" if _WORD_CHAR_RE.match(ndl[0]) else ""
-    right = r"(?!\w)" if _WORD_CHAR_RE.match(ndl[-1]) else ""
-    return re.search(left + re.escape(ndl) + right, hay) is not None
+    # Whole-word boundaries where the needle starts or ends with a word character. Searched
+    # with str.find rather than a regex compiled per needle (each compile cost more than the search).
+    left, right = _is_word_char(ndl[0]), _is_word_char(ndl[-1])
+    n, m = len(hay), len(ndl)
+    i = hay.find(ndl)
+    while i >= 0:
+        if (not left or i == 0 or not _is_word_char(hay[i - 1])) and (
+            not right or i + m == n or not _is_word_char(hay[i + m])
+        ):
+            return True
+        i = hay.find(ndl, i + 1)
+    return False
+
+
+def _is_word_char(ch: str) -> bool:
+    """What ``\\w`` matches in a str pattern: alphanumerics (``str.isalnum``) and the underscore."""
+    return ch.isalnum() or ch == "_"
 
 
 # ---------------------------------------------------------------- booleans
