@@ -222,3 +222,13 @@ def test_release_write_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert newest_release(root).name == "r0001"
     assert sorted(p.name for p in (root / "releases").iterdir()) == ["r0001"]
     load_artifact(newest_release(root))
+
+
+def test_no_direct_pass_for_reordered_formulas_or_sequences() -> None:
+    """No module may PASS a reordered SMILES string or codon as an equal commutative product."""
+    from verifier_runtime import load_verifier
+
+    v = load_verifier(fallback="none")
+    for q, ref, resp in (("Give the SMILES of ethylamine.", "CCN", "CNC"), ("Which start codon?", "ATG", "GTA"),
+                         ("SMILES of ethanol?", "CCO", "COC")):
+        assert v.verify(q, ref, resp).correct is not True, (ref, resp)

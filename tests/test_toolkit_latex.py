@@ -147,3 +147,20 @@ def test_parse_equation() -> None:
     assert parse_equation("x = y = 1") is None
     assert parse_equation("x \\le 1") is None
     assert parse_equation("no equation") is None
+
+
+def test_capitals_side_by_side_are_a_name_not_a_product() -> None:
+    """Read as commutative products, "CNC" (dimethylamine) would equal "CCN" (ethylamine) and
+    the codon "ATG" would equal "GTA": capitals written side by side are not parsed as math."""
+    from verifier_runtime.toolkit.compare import answers_equivalent, parse_answer
+
+    for s in ("CNC", "CCN", "ATG", "AB", "2AB", "P(A)", "C(C)O"):
+        assert parse_expression(s) is None, s
+        assert parse_answer(s).kind == "text", s
+    for a, b in (("CNC", "CCN"), ("ATG", "GTA"), ("COC", "CCO"), ("AB", "BA")):
+        assert answers_equivalent(a, b).equal is not True, (a, b)
+    # products a reader writes as math still parse: lower case, subscripts, powers, explicit operators
+    for s in ("xy", "Ax", "R_1R_2", "\\frac{R_1 R_2}{R_1+R_2}", "AB^2", "A \\cdot B", "H_2O"):
+        assert parse_expression(s) is not None, s
+    assert answers_equivalent("xy", "yx").equal is True
+    assert answers_equivalent("\\frac{R_1 R_2}{R_1+R_2}", "\\frac{R_2R_1}{R_2+R_1}").equal is True

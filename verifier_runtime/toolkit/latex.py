@@ -155,6 +155,11 @@ def _split_word(w: str) -> list[tuple[str, str]]:
 _NOT_PRIMARY = {"cdot", "times", "div", "ast", "pm", "mp", "circ", "rfloor", "rceil", "rvert", "rVert", "vert"}
 
 
+def _plain_capital(node: Node) -> bool:
+    """A lone capital-letter symbol without subscript (``A``, not ``A_1`` or ``x``)."""
+    return node[0] == "sym" and len(node[1]) == 1 and "A" <= node[1] <= "Z"
+
+
 class _Parser:
     """Recursive descent over the token list; produces tuple nodes."""
 
@@ -221,7 +226,13 @@ class _Parser:
                 self.take()
                 factors.append(("inv", self.unary()))
             elif self.starts_primary(p):
-                factors.append(self.power())
+                factor = self.power()
+                if _plain_capital(factors[-1]) and _plain_capital(factor):
+                    # "CNC", "ATG", "AB", "P(A)": capitals written side by side name something
+                    # (a molecule, a sequence, a segment, an event); as a commutative product
+                    # "CNC" would equal "CCN" and "ATG" would equal "GTA".
+                    raise ParseRefused("juxtaposed capital letters: a name, not a product")
+                factors.append(factor)
             else:
                 break
         return factors[0] if len(factors) == 1 else ("mul", tuple(factors))
