@@ -214,3 +214,21 @@ def test_contains_answer_agrees_with_a_word_boundary_regex() -> None:
             right = r"(?!\w)" if re.match(r"\w", n[-1]) else ""
             want = re.search(left + re.escape(n) + right, h) is not None
         assert text.contains_answer(hay, ndl) is want, (hay, ndl)
+
+
+def test_two_word_prefilter_never_changes_an_identifier(monkeypatch) -> None:
+    """``parse_identifier`` skips texts of two words; reading them in full gives None too."""
+    pieces = ["H2O", "CuSO4", " ", "  ", "\u00a0", "\t", "$", "**", ".", ",", ":", "\\,", "\\ ", "\\cdot", "\u00b7",
+              "\u2022", "\u22c5", "_{2}", "_{ 2 }", "_2", "5H2O", "\\mathrm{", "\\text{", "}", "{", "^{2-}", "^{2 -}",
+              "m/s", "BRCA1", "x", "Na", "+", "-", "(", ")", "\u2082", "word", "E. coli"]
+    rng = random.Random(3)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 7))) for _ in range(6000)]
+    # spaces that the full reading removes: hydrate dots, LaTeX spaces, braced subscripts, ends
+    texts += ["CuSO4 \u00b7 5H2O", "CuSO4 \u2022 5H2O", "CuSO4 \u22c5 5H2O", "CuSO4 \\cdot 5H2O", "H_{ 2 }O",
+              "Na\\ Cl", "$ H2O $", "H2O .", "** NaCl **", "\\text{Na Cl}", "CuSO_4 \u00b7 5 H_2O"]
+    fast = [text.parse_identifier.__wrapped__(t) for t in texts]
+    skipped = sum(1 for t in texts if text._two_words(t))
+    monkeypatch.setattr(text, "_two_words", lambda _t: False)
+    slow = [text.parse_identifier.__wrapped__(t) for t in texts]
+    assert fast == slow
+    assert skipped > 200 and sum(1 for f in fast if f is not None) > 500  # both paths are exercised

@@ -299,6 +299,21 @@ def _looks_like_capitalised_word(body: str) -> bool:
     return len(body) >= 3 and body[0].isupper() and body[1:].isalpha() and body[1:].islower()
 
 
+def _two_words(text: str) -> bool:
+    """Two whitespace-separated pieces with letters or digits, and nothing that could remove
+    the space between them (a LaTeX space or wrapper, a hydrate dot, a braced subscript):
+    the text is not one token, and needs no further reading."""
+    if "\\" in text or "_{" in text or "\u00b7" in text or "\u2022" in text or "\u22c5" in text:
+        return False
+    words = 0
+    for piece in text.split():
+        if any(ch.isalnum() for ch in piece):
+            words += 1
+            if words == 2:
+                return True
+    return False
+
+
 def _prepare_token(text: str) -> str:
     """Unwrap LaTeX/markdown around a token and flatten ``H_{2}O`` subscripts."""
     t = unicodedata.normalize("NFC", text).strip()
@@ -330,6 +345,8 @@ def parse_identifier(s: str) -> Identifier | None:
     """
     text = _as_str(s)
     if text is None or len(text) > 4 * _MAX_IDENTIFIER_CHARS:
+        return None
+    if _two_words(text):
         return None
     t = _prepare_token(text)
     if not t or len(t) > _MAX_IDENTIFIER_CHARS:
