@@ -176,9 +176,10 @@ def parse_bool(s: str) -> bool | None:
         return None
     if norm in _SINGLE_LETTER_BOOL:
         return _SINGLE_LETTER_BOOL[norm]
+    m = _TOKEN_RE.search(norm)
+    if m is None or (m.group(0) not in _TRUE_WORDS and m.group(0) not in _FALSE_WORDS):
+        return None  # most answers: the first word decides, without reading the rest
     tokens = _TOKEN_RE.findall(norm)
-    if not tokens:
-        return None
     first = tokens[0]
     if len(first) == 1 and len(tokens) > 1:  # "y"/"n" only as a whole answer
         return None
