@@ -190,9 +190,11 @@ def test_first_marker_prefilter_never_changes_a_result(monkeypatch) -> None:
         style, lower = rng.choice(styles), rng.random() < 0.3
         sep = rng.choice([" ", "\n", ", ", "\n  "])
         run = [style.format("abcde"[k] if lower else "ABCDE"[k]) + rng.choice(pieces[20:]) for k in range(rng.randint(1, 5))]
-        texts.append(rng.choice(["Q? ", "Options: ", "", "Pick one.\n"]) + sep.join(run) + rng.choice(pieces))
+        lead = rng.choice(["Q? ", "Options: ", "", "Pick one.\n", "(B) first\nthen ", "B. x\n", "see (C)\n\n"])
+        texts.append(lead + sep.join(run) + rng.choice(pieces))
     fast = [choices._parse_options(t) for t in texts]
-    monkeypatch.setattr(choices, "_FIRST_MARKER_RE", re.compile(""))  # matches everywhere: nothing skipped
+    # matches everywhere, at once: nothing skipped, and every scan starts at the top
+    monkeypatch.setattr(choices, "_FIRST_MARKER_RE", re.compile(""))
     slow = [choices._parse_options(t) for t in texts]
     assert fast == slow
     assert sum(1 for r in slow if r) > 300  # the corpus does exercise option lists

@@ -89,9 +89,10 @@ def _option_texts(text: str, run: list[tuple[int, int, int]]) -> dict[str, str]:
     return out
 
 
-def _markers(regex: re.Pattern[str], text: str, base: int = 0) -> list[tuple[int, int, int]]:
+def _markers(regex: re.Pattern[str], text: str, base: int = 0, pos: int = 0) -> list[tuple[int, int, int]]:
+    """Markers from ``pos`` on (``^`` and lookbehinds still see the whole text)."""
     out = []
-    for m in regex.finditer(text):
+    for m in regex.finditer(text, pos):
         out.append((LETTERS.index(m.group("L").upper()), base + m.start(), base + m.end()))
         if len(out) % 1024 == 0:
             check_deadline()
@@ -120,11 +121,16 @@ def _parse_options(question: str) -> dict[str, str]:
         return {}
     if len(text) > MAX_QUESTION_CHARS:
         text = text[-MAX_QUESTION_CHARS:]
-    if not _FIRST_MARKER_RE.search(text):
+    first = _FIRST_MARKER_RE.search(text)
+    if first is None:
         return {}
+    # A run starts at an "A" marker, and none starts before the line of the first possible one;
+    # markers of later letters further up can never join a run. Scan from that line on.
+    start = text.rfind("\n", 0, first.start()) + 1
     best: tuple[int, int, dict[str, str]] = (0, -1, {})
-    layouts: list[list[tuple[int, int, int]]] = [_markers(_LINE_RE, text), _markers(_LINE_LOWER_RE, text)]
-    paren = _markers(_PAREN_RE, text)
+    layouts: list[list[tuple[int, int, int]]] = [_markers(_LINE_RE, text, pos=start),
+                                                 _markers(_LINE_LOWER_RE, text, pos=start)]
+    paren = _markers(_PAREN_RE, text, pos=start)
     # one case per run: (A)(B) and (a)(b) are different lists
     upper = [m for m in paren if text[m[1] + 1].isupper()]
     lower = [m for m in paren if text[m[1] + 1].islower()]
