@@ -130,7 +130,7 @@ class _Watchdog:
                 if entry.fired and now - entry.nudged_at < _NUDGE_EVERY_S:
                     continue
                 entry.nudged_at = now
-                entry.injecting = True  # unregister() waits for this flag to drop before it withdraws
+                entry.injecting = True  # _finish() waits for this flag to drop before it withdraws
                 try:
                     if entry.active and entry.armed:
                         entry.fired = True
@@ -163,8 +163,7 @@ def _start(seconds: float, hard: bool) -> _Entry:
         e.restore = True  # recorded first: an interrupt can only land after the set below returned
         _deadline.set(e.deadline)
         if hard:
-            if _WATCHDOG._thread is None or _WATCHDOG._pid != _PID[0]:
-                _WATCHDOG._ensure_thread()
+            _WATCHDOG._ensure_thread()
             e.token = next(_WATCHDOG._counter)
             _WATCHDOG._entries[e.token] = e
             e.armed = True
@@ -210,6 +209,8 @@ def call_with_budget(seconds: float, fn, arg):
         e = _start(seconds, True)
         return fn(arg)
     finally:
+        # Inline on purpose, here and in budget(): a helper's first line is itself a point where
+        # a pending interrupt lands, and it would then skip the whole cleanup.
         if e is not None:
             e.active = False  # first, and not a call: nothing can interrupt before it
             while True:
