@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from verifier_runtime.toolkit.choices import choice_matches
+from verifier_runtime.toolkit.compare import compare_answers
+from verifier_runtime.toolkit.text import contains_answer, parse_bool, text_match
 from verifier_runtime.triple import Triple
 from verifier_runtime.types import FallbackResult
 
@@ -40,10 +43,6 @@ class OfflineJudge:
 
     @staticmethod
     def _judge(x: Triple) -> FallbackResult:
-        from verifier_runtime.toolkit.choices import choice_matches
-        from verifier_runtime.toolkit.compare import compare_answers
-        from verifier_runtime.toolkit.text import contains_answer, parse_bool, text_match
-
         if x.oversized:
             return FallbackResult(False, "invalid:input_too_large")
         ref, ans = x.ref, x.answer
