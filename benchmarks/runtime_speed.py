@@ -156,10 +156,11 @@ def main() -> None:
         return json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1])
 
     trials = [{mode: run(mode) for mode in ("none", "offline")} for _ in range(max(1, args.trials))]
-    t0 = trials[0]["none"] | {"none": trials[0]["none"], "offline": trials[0]["offline"]}
+    t0 = trials[0]
+    first = t0["none"]  # every run sees the same triples and artifact
     shared = len(shared_triples())
-    print(f"triples: {t0['n']} ({shared} from the shared benchmark samples, {t0['n'] - shared} own cases)")
-    print(f"artifact {t0['version']}: {t0['modules']} modules; {len(trials)} trials, each in a fresh process; "
+    print(f"triples: {first['n']} ({shared} from the shared benchmark samples, {first['n'] - shared} own cases)")
+    print(f"artifact {first['version']}: {first['modules']} modules; {len(trials)} trials, each in a fresh process; "
           f"each run starts cold (all parse caches and sympy's cache cleared) after a {WARMUP}-triple warm-up, and "
           f"times the two verifiers in alternating chunks of {CHUNK}")
     for key, label, note in (("none", "direct path (modules, no fallback)", "decided directly"),
@@ -167,7 +168,7 @@ def main() -> None:
         ratios = [t[key]["ratio"] for t in trials]
         tp = [t[key]["tp"] for t in trials]
         mv_tp = [t[key]["mv_tp"] for t in trials]
-        share = sum(t0[key]["direct"]) / t0["n"]
+        share = sum(t0[key]["direct"]) / first["n"]
         print(f"{label}:")
         print(f"  autoverifier {statistics.median(tp):8.1f} triples/s median; math-verify {statistics.median(mv_tp):6.1f} "
               f"triples/s median; {share:.1%} {note}")
@@ -178,7 +179,7 @@ def main() -> None:
             print(f"  latency ms, {who:<12}: p50 {pct(ms, 50):.3f}  p90 {pct(ms, 90):.3f}  p99 {pct(ms, 99):.3f}  "
                   f"max {max(ms):.3f}  calls over 2 s: {sum(1 for x in ms if x > 2000.0)}")
     # The triples a module decided, timed for both verifiers (these are easy for Math-Verify too).
-    idx = [i for i in range(t0["n"]) if t0["none"]["direct"][i]]
+    idx = [i for i in range(first["n"]) if first["direct"][i]]
     if idx:
         d = [sum(t["none"]["mv_lat"][i] for i in idx) / sum(t["none"]["lat"][i] for i in idx) for t in trials]
         print(f"module-decided triples only ({len(idx)}): Math-Verify time / ours on the same triples "

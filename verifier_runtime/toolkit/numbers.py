@@ -132,7 +132,8 @@ def _precision(num: str) -> tuple[int, int]:
     return decimals, len(digits)
 
 
-_ANY_DIGIT_RE = re.compile(r"\d")
+# Every number form is written with digits (``\d``: what the number patterns read as digits).
+ANY_DIGIT_RE = re.compile(r"\d")
 
 
 def _normalise(s: str) -> str:
@@ -164,8 +165,8 @@ def parse_number(s: object) -> Number | None:
         v = Fraction(int(whole + frac), 10 ** len(frac))
         digits = (whole + frac).lstrip("0")
         return Number(-v if sign else v, s, "decimal", len(frac), len(digits) if digits else max(1, len(frac)))
-    if not _ANY_DIGIT_RE.search(s):
-        return None  # every number form is written with digits: words are not read at all
+    if not ANY_DIGIT_RE.search(s):
+        return None  # words are not read at all
     try:
         return _parse(s)
     except (ValueError, ZeroDivisionError, OverflowError, RecursionError):

@@ -24,7 +24,7 @@ from typing import Any
 
 from verifier_runtime.limits import MAX_ANSWER_CHARS
 from verifier_runtime.toolkit._memo import memoize_text
-from verifier_runtime.toolkit.numbers import Number, parse_number
+from verifier_runtime.toolkit.numbers import ANY_DIGIT_RE, Number, parse_number
 
 # Patterns of the parsing hot path, compiled once (re's own cache lookup costs per call).
 _LATEX_SPACE_RE = re.compile(r"\\(?:,|;|:|!| |quad|qquad)|~")
@@ -121,7 +121,6 @@ _NUM_PREFIX = re.compile(
     re.S,
 )
 _FRAC_PREFIX = re.compile(r"^\s*(?P<num>-?\s*\\[dt]?frac\s*\{[^{}]*\}\s*\{[^{}]*\}|-?\d+\s*/\s*\d+)(?P<rest>.*)$", re.S)
-_ANY_DIGIT_RE = re.compile(r"\d")
 _UNIT_CHARS = re.compile(r"^[A-Za-z0-9_ */^().%\-]+$")
 _IDENT = re.compile(r"[A-Za-z_]+")
 
@@ -188,7 +187,7 @@ def has_unit(s: object) -> bool:
 
 
 def _split(s: str) -> tuple[Number, str] | None:
-    if "\x00" in s or not _ANY_DIGIT_RE.search(s):
+    if "\x00" in s or not ANY_DIGIT_RE.search(s):
         return None  # the magnitude is read by parse_number, which needs a digit from the text itself
     t = s.strip()
     for left, right in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")):
