@@ -11,6 +11,7 @@ from typing import Any
 
 from verifier_runtime.limits import MAX_QUESTION_CHARS, MAX_REFERENCE_CHARS, MAX_RESPONSE_CHARS
 from verifier_runtime.toolkit.choices import parse_options
+from verifier_runtime.toolkit.commit import commitment_of
 from verifier_runtime.toolkit.compare import parse_answer
 from verifier_runtime.toolkit.cues import question_cues
 from verifier_runtime.toolkit.extract import extract_final_answer, extract_reference
@@ -68,7 +69,39 @@ class Triple:
             return self._get("answer_info", lambda: extract_final_answer(self.response, self.question))
 
     @property
+    def commitment(self):
+        """The :class:`~verifier_runtime.toolkit.commit.Commitment` of the final answer: what the
+        response commits to after retractions and negations, and the candidates it offers."""
+        try:
+            return self._cache["commitment"]
+        except KeyError:
+            info = self.answer_info
+            return self._get("commitment", lambda: commitment_of(info) if info is not None else None)
+
+    @property
     def answer(self) -> str | None:
+        """The final committed answer, or ``None`` when the response commits to none a module may
+        compare: no answer, a retracted or only negated one, or several candidates where one value
+        is asked (a hedge or a list: ``docs/criterion.md`` R2). Several values where several are
+        asked come joined by ``", "``."""
+        try:
+            return self._cache["answer"]
+        except KeyError:
+            return self._get("answer", self._committed_answer)
+
+    def _committed_answer(self) -> str | None:
+        c = self.commitment
+        if c is None or c.answer is None:
+            return None
+        if not c.several:
+            return c.candidates[0] if c.candidates else c.answer
+        from verifier_runtime.toolkit.criterion import several_allowed
+
+        return c.answer if several_allowed(self) else None
+
+    @property
+    def raw_answer(self) -> str | None:
+        """The extracted final answer before the commitment is read (for diagnostics)."""
         info = self.answer_info
         return None if info is None else info.answer
 

@@ -1,24 +1,20 @@
-"""The embedded offline fallback: a generic, best-effort judge built from the toolkit.
+"""The embedded offline fallback: the scoring criterion applied by the toolkit.
 
-It plays the role an LLM judge plays when one is configured, on a bare machine: extract
-both final answers, then compare them by the first applicable generic rule (choice
-letters, booleans, typed values at exact equality, normalised text, reference phrase in a
-short answer). It knows nothing of question cues (rounding, requested units, percent
-conventions): those are what construction learns as code modules. Its judgments are
-deterministic and bounded; an undecidable case is judged incorrect with its reason.
+It plays the role an LLM judge plays when one is configured, on a bare machine: it applies
+``docs/criterion.md`` through :func:`verifier_runtime.toolkit.criterion.judge_triple`, reading
+the question as an LLM judge would (form requirements, requested units, options, "find
+all"), the final committed answer (retractions, hedges, negations, several answers) and the
+reference's precision. Its judgments are deterministic and bounded; an undecidable case is
+judged incorrect with its reason. Reasons are ``offline:<criterion code>``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from verifier_runtime.toolkit.choices import choice_matches
-from verifier_runtime.toolkit.compare import compare_answers
-from verifier_runtime.toolkit.text import contains_answer, parse_bool, text_match
+from verifier_runtime.toolkit.criterion import judge_triple
 from verifier_runtime.triple import Triple
 from verifier_runtime.types import FallbackResult
-
-_MAX_CONTAINS_WORDS = 60
 
 
 class OfflineJudge:
@@ -43,31 +39,7 @@ class OfflineJudge:
 
     @staticmethod
     def _judge(x: Triple) -> FallbackResult:
-        if x.oversized:
-            return FallbackResult(False, "invalid:input_too_large")
-        ref, ans = x.ref, x.answer
-        if not ref:
-            return FallbackResult(None, "no_reference_answer")
-        if not ans:
-            return FallbackResult(False, "invalid:no_final_answer")
-        if x.options:
-            same = choice_matches(ans, ref, x.options)
-            if same is not None:
-                return FallbackResult(same, "offline:choice")
-        rb, ab = parse_bool(ref), parse_bool(ans)
-        if rb is not None and ab is not None:
-            return FallbackResult(rb == ab, "offline:boolean")
-        pr = x.parsed_ref
-        typed_ref = pr is not None and pr.kind != "text"
-        pa = x.parsed_answer if typed_ref else None  # a text reference needs no typed answer
-        if typed_ref and pa is not None and pa.kind != "text":
-            c = compare_answers(pa, pr)
-            if c.equal is not None:
-                return FallbackResult(c.equal, f"offline:{c.detail}")
-        if text_match(ans, ref):
-            return FallbackResult(True, "offline:text_equal")
-        if len(ans.split()) <= _MAX_CONTAINS_WORDS and contains_answer(ans, ref):
-            return FallbackResult(True, "offline:reference_in_answer")
-        if typed_ref and (pa is None or pa.kind == "text"):
-            return FallbackResult(False, "offline:answer_not_comparable")
-        return FallbackResult(False, "offline:different")
+        j = judge_triple(x)
+        if j.correct is None:
+            return FallbackResult(None, j.reason)
+        return FallbackResult(j.correct, f"offline:{j.reason}")

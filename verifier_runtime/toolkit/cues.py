@@ -33,7 +33,90 @@ class Cues:
     multiple_choice: bool = False
     integer: bool = False
     boolean: bool = False
+    # What the question asks for (docs/criterion.md R2.4, R3.2, R4.2-R4.4).
+    several: bool = False  # several answers asked: "find all", "the solutions", "separated by commas"
+    ordered: bool = False  # their order asked: "in increasing order", "ordered pair", "coordinates"
+    interval: bool = False  # an interval asked: "interval", "domain", "range", "solve the inequality"
+    ratio: bool = False
+    decimal: bool = False  # "as a decimal", "decimal approximation"
+    mixed_number: bool = False
+    interval_notation: bool = False
+    expand: bool = False
+    factor: bool = False
+    factor_completely: bool = False
+    rationalize: bool = False
+    scientific: bool = False
+    radical_form: bool = False
+    unknown: str | None = None  # the symbol asked for: "find x", "solve for y", "value of k"
 
+    @property
+    def form_requirements(self) -> tuple[str, ...]:
+        """The form requirements the question states, by name (empty when it states none)."""
+        names = []
+        for name in ("simplest_form", "percentage", "decimal", "fraction", "mixed_number", "exact", "radical_form",
+                     "interval_notation", "expand", "factor", "rationalize", "scientific"):
+            if getattr(self, name):
+                names.append(name)
+        if self.decimal_places is not None:
+            names.append("decimal_places")
+        if self.sig_figs is not None:
+            names.append("sig_figs")
+        if self.unit:
+            names.append("unit")
+        return tuple(names)
+
+
+_SEVERAL_RE = re.compile(
+    r"\b(?:find|list|enter|give|determine|compute|name|identify|state|select|choose|write)\s+(?:down\s+)?(?:all|every|each|"
+    r"both|the\s+(?:two|three|four)|two|three|four)\b"
+    r"|\ball\s+(?:the\s+)?(?:possible\s+|real\s+|integer\s+|positive\s+|negative\s+|complex\s+)*(?:values?|solutions?|roots?|"
+    r"zeros?|zeroes|numbers|integers|pairs|points|x|y|answers)\b"
+    r"|\bseparated\s+by\s+commas?\b|\bcomma[- ]separated\b|\bsolutions\s+(?:to|of|for)\b|\bwhat\s+are\s+the\s+(?:solutions|roots|"
+    r"zeros|values|possible)|\broots\s+of\b|\bzeros\s+of\b|\bwhich\s+of\s+the\s+following\s+are\b|\bselect\s+all\b|"
+    r"\ball\s+that\s+apply\b|\bsolve\b.{0,80}\bfor\s+all\b",
+    re.IGNORECASE | re.DOTALL,
+)
+_ORDERED_RE = re.compile(
+    r"\bin\s+(?:increasing|decreasing|ascending|descending|numerical|alphabetical)\s+order\b|\bin\s+(?:that|the\s+same|this)\s+order\b"
+    r"|\bin\s+the\s+order\b|\bordered\s+(?:pair|triple|tuple|list)s?\b|\bcoordinates?\b|\bas\s+an?\s+(?:pair|triple|tuple|vector|"
+    r"point)\b|\bin\s+the\s+form\s+\(|\bvector\b|\bsequence\b|\bfrom\s+(?:smallest|least|largest|greatest)\s+to\b|\bin\s+order\b",
+    re.IGNORECASE,
+)
+_INTERVAL_RE = re.compile(
+    r"\binterval\b|\bdomain\b|\brange\b|\bsolve\s+(?:the\s+)?inequalit|\bfor\s+what\s+values\b|\bfor\s+which\s+(?:real\s+)?"
+    r"values\b|\bsolution\s+set\b|\bset\s+of\s+(?:all\s+)?(?:real\s+)?(?:values|numbers)\b|\bwhere\s+is\s+the\s+function\s+"
+    r"(?:increasing|decreasing|positive|negative)\b",
+    re.IGNORECASE,
+)
+_RATIO_RE = re.compile(r"\bratio\b|\bproportion\s+of\b", re.IGNORECASE)
+_DECIMAL_RE = re.compile(
+    r"\b(?:as|in|into)\s+(?:a\s+)?decimal(?:\s+(?:form|number|notation))?\b|\bdecimal\s+(?:approximation|value|form|answer|"
+    r"equivalent|representation)\b|\bexpress(?:ed)?\s+(?:it\s+|your\s+answer\s+)?(?:as\s+)?(?:a\s+)?decimal\b",
+    re.IGNORECASE,
+)
+_MIXED_RE = re.compile(r"\bmixed\s+(?:number|numeral|fraction)\b", re.IGNORECASE)
+_INTERVAL_NOTATION_RE = re.compile(r"\binterval\s+notation\b", re.IGNORECASE)
+_EXPAND_RE = re.compile(
+    r"^\s*expand\b|\bexpand\s+(?:and\s+simplify\s+)?(?:the\s+)?(?:product|expression|\$|\\\(|\()|\b(?:in|as\s+an?)\s+expanded\s+"
+    r"(?:form|polynomial)|\bmultiply\s+out\b|\b(?:expand|distribute)\s+and\s+simplify\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+_FACTOR_RE = re.compile(
+    r"^\s*factor(?:ize|ise)?\b|\bfactor(?:ize|ise)?\s+(?:completely\s+|fully\s+)?(?:the\s+)?(?:expression|polynomial|each|"
+    r"following|\$|\\\(|\()|\b(?:in|as\s+a)\s+factored\s+form\b|\bfactor\s+(?:completely|fully)\b|\bcompletely\s+factor",
+    re.IGNORECASE | re.MULTILINE,
+)
+_FACTOR_COMPLETELY_RE = re.compile(r"\bfactor(?:ize|ise)?\s+(?:\S+\s+){0,6}?(?:completely|fully)\b|\b(?:completely|fully)\s+factor",
+                                   re.IGNORECASE)
+_RATIONALIZE_RE = re.compile(r"\brationali[sz]e\s+the\s+denominator\b|\brationali[sz]ed\s+denominator\b", re.IGNORECASE)
+_SCIENTIFIC_RE = re.compile(r"\bscientific\s+notation\b|\bstandard\s+form\s+\(\s*a\s*\\?times", re.IGNORECASE)
+_RADICAL_RE = re.compile(r"\bsimplest\s+radical\s+form\b|\bsimplified\s+radical\s+form\b|\bsimplify\s+the\s+radical\b",
+                         re.IGNORECASE)
+_UNKNOWN_RE = re.compile(
+    r"\b(?:find|solve\s+for|determine|compute|calculate|what\s+is|evaluate)\s+(?:the\s+(?:value|values)\s+of\s+)?\$?"
+    r"(?P<v>[a-zA-Z])\$?(?=[\s,.?:;]|$)|\bvalue\s+of\s+\$?(?P<w>[a-zA-Z])\$?(?=[\s,.?:;]|$)",
+    re.IGNORECASE,
+)
 
 _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10}
@@ -192,6 +275,12 @@ def question_cues(question: str) -> Cues:
     if sig_figs == 0:
         sig_figs = None
     options = parse_options(text)
+    unknown = None
+    for m in _UNKNOWN_RE.finditer(text):
+        v = m.group("v") or m.group("w")
+        if v and v.lower() not in ("a", "i"):
+            unknown = v
+    factor_completely = has("factor") and bool(_FACTOR_COMPLETELY_RE.search(text))
     return Cues(
         decimal_places=decimal_places,
         sig_figs=sig_figs,
@@ -200,9 +289,24 @@ def question_cues(question: str) -> Cues:
         unit=_find_unit(text) if has("in") else None,
         percentage=has("percent") and bool(_PERCENT_RE.search(text)),
         probability=has("probab", "chance", "odds", "likelihood") and bool(_PROBABILITY_RE.search(text)),
-        fraction=has("fraction", "mixed number") and bool(_FRACTION_RE.search(text)),
+        fraction=has("fraction") and bool(_FRACTION_RE.search(text)) and not (has("mixed") and _MIXED_RE.search(text)),
         multiple_choice=bool(options) or (has("choice", "choose") and bool(_MC_HINT_RE.search(text))),
         integer=(has("how many", "integer", "whole number") and bool(_INTEGER_RE.search(text)))
         or any(n.lower() in ("integer", "whole number") for n in nearest),
         boolean=_is_boolean_question(text, low),
+        several=bool(_SEVERAL_RE.search(text)),
+        ordered=bool(_ORDERED_RE.search(text)),
+        interval=has("interval", "domain", "range", "inequal", "values", "solution set", "set of", "function")
+        and bool(_INTERVAL_RE.search(text)),
+        ratio=has("ratio", "proportion") and bool(_RATIO_RE.search(text)),
+        decimal=has("decimal") and bool(_DECIMAL_RE.search(text)),
+        mixed_number=has("mixed") and bool(_MIXED_RE.search(text)),
+        interval_notation=has("interval notation") and bool(_INTERVAL_NOTATION_RE.search(text)),
+        expand=has("expand", "multiply out", "distribute") and bool(_EXPAND_RE.search(text)),
+        factor=factor_completely or (has("factor") and bool(_FACTOR_RE.search(text))),
+        factor_completely=factor_completely,
+        rationalize=has("rationali") and bool(_RATIONALIZE_RE.search(text)),
+        scientific=has("scientific", "standard form") and bool(_SCIENTIFIC_RE.search(text)),
+        radical_form=has("radical") and bool(_RADICAL_RE.search(text)),
+        unknown=unknown,
     )

@@ -13,6 +13,7 @@ heuristics are listed in ``docs/toolkit-extraction.md``.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -39,6 +40,12 @@ class Extracted:
     truncated: bool = False
     too_long: bool = False
     conflicting: bool = False
+    #: the text right after the final answer (at most ``TAIL_CHARS``): where a retraction would be
+    tail: str = ""
+    #: for ``method == "boxed"``: every outermost box as (content, start, end) in the searched text,
+    #: and the text between consecutive boxes (``len(boxes) - 1`` gaps, each cut to ``GAP_CHARS``)
+    boxes: tuple[tuple[str, int, int], ...] = ()
+    gaps: tuple[str, ...] = ()
     # (text, question) still to be compared for ``echo``, or the finished flag
     _echo: tuple[str, str | None] | bool = field(default=False, compare=False, repr=False)
 
@@ -52,6 +59,10 @@ class Extracted:
 
 
 _NONE = Extracted(None, "none")
+#: how much text after the final answer is kept for the commitment analysis (retractions)
+TAIL_CHARS = 1_200
+#: how much of the text between two boxes is kept (a connective such as " or " is short)
+GAP_CHARS = 200
 
 # ---------------------------------------------------------------- <think> blocks
 _THINK_OPEN_RE = re.compile(r"<think(?:ing)?\s*>", re.IGNORECASE)
@@ -133,12 +144,12 @@ def _brace_partners(text: str) -> dict[int, int]:
     return partners
 
 
-def _boxed_spans(text: str) -> tuple[list[str], bool]:
-    """(contents of outermost boxes in order, whether a ``\\boxed{`` is left unclosed)."""
+def _boxed_spans(text: str) -> tuple[list[tuple[str, int, int]], bool]:
+    """(outermost boxes in order as (content, start, end), whether a ``\\boxed{`` is left unclosed)."""
     if "\\boxed" not in text and "\\fbox" not in text:
         return [], False
     partners = _brace_partners(text)
-    found: list[str] = []
+    found: list[tuple[str, int, int]] = []
     unclosed = False
     covered_until = -1
     for m in _BOX_RE.finditer(text):
@@ -152,12 +163,12 @@ def _boxed_spans(text: str) -> tuple[list[str], bool]:
             if close is None:
                 unclosed = True
                 continue
-            found.append(text[k + 1 : close])
+            found.append((text[k + 1 : close], m.start(), close + 1))
             covered_until = close
         elif k > m.end() and k < len(text) and text[k] != "\n":  # the space form: \boxed 5
             sm = _SPACE_FORM_RE.match(text, k)
             if sm:
-                found.append(sm.group(0))
+                found.append((sm.group(0), m.start(), sm.end()))
                 covered_until = sm.end()
     return found, unclosed
 
@@ -174,7 +185,7 @@ def find_boxed(text: str) -> list[str]:
         return []
     if len(s) > RESPONSE_TAIL_CHARS:
         s = s[-RESPONSE_TAIL_CHARS:]
-    return _boxed_spans(s)[0]
+    return [b[0] for b in _boxed_spans(s)[0]]
 
 
 # ---------------------------------------------------------------- answer cleaning
@@ -263,30 +274,36 @@ _SEP_LEAD = " \t:：="
 _ANS_LEAD_RE = re.compile(r"\s*(?:Ans|Answer)\b", re.IGNORECASE)
 
 
-def _rest_of_answer(text: str, start: int) -> str:
-    """The answer text after a marker ending at ``start``: rest of line, or the next non-empty line."""
+def _rest_of_answer(text: str, start: int) -> tuple[str, int]:
+    """(the answer text after a marker ending at ``start``, where it ends): the rest of the line
+    up to a sentence break, or the next non-empty line."""
     end = text.find("\n", start)
-    line = text[start:] if end < 0 else text[start:end]
-    line = line.strip().lstrip(_SEP_LEAD).strip()
+    line_end = len(text) if end < 0 else end
+    raw = text[start:line_end]
+    line = raw.strip().lstrip(_SEP_LEAD).strip()
     if line:
         m = _SENTENCE_END_RE.search(line)
-        return line[: m.start()] if m else line
+        if m:
+            cut = raw.find(line) + m.start()
+            return line[: m.start()], start + cut + 1
+        return line, line_end
     if end < 0:
-        return ""
+        return "", len(text)
+    pos = end + 1
     for nxt in text[end + 1 :].split("\n", 8)[:8]:
-        nxt = nxt.strip()
-        if nxt:
-            return nxt
-    return ""
+        if nxt.strip():
+            return nxt.strip(), pos + len(nxt)
+        pos += len(nxt) + 1
+    return "", pos
 
 
 _MAX_CANDIDATES = 16
 
 
-def _last_marker(regex: re.Pattern[str], text: str, skip_options_list: bool = False) -> list[str]:
-    """Cleaned answers after the last (up to 16) matches of ``regex``, in order; empty ones dropped."""
+def _last_marker(regex: re.Pattern[str], text: str, skip_options_list: bool = False) -> list[tuple[str, int]]:
+    """(cleaned answer, end) after the last (up to 16) matches of ``regex``, in order; empty ones dropped."""
     matches = list(regex.finditer(text))
-    out: list[str] = []
+    out: list[tuple[str, int]] = []
     for m in reversed(matches):
         if len(out) >= _MAX_CANDIDATES:
             break
@@ -295,9 +312,10 @@ def _last_marker(regex: re.Pattern[str], text: str, skip_options_list: bool = Fa
             nl = text.find("\n", m.end())
             if nl >= 0 and _OPTION_B_LINE_RE.match(text, nl + 1):
                 continue  # "A: ...\nB: ..." is an options list, not an answer line
-        ans = clean_answer(_rest_of_answer(text, m.end()))
+        rest, end = _rest_of_answer(text, m.end())
+        ans = clean_answer(rest)
         if ans:
-            out.append(ans)
+            out.append((ans, end))
     out.reverse()
     return out
 
@@ -316,16 +334,22 @@ def _nonempty_lines(text: str, limit: int) -> list[str]:
     return lines
 
 
-def _bold_candidates(text: str) -> list[str]:
-    out: list[str] = []
-    for line in _nonempty_lines(text, 3):
+def _bold_candidates(text: str) -> list[tuple[str, int]]:
+    """(cleaned bold span, end) in the last three non-empty lines, in order."""
+    out: list[tuple[str, int]] = []
+    lines = _nonempty_lines(text, 3)
+    pos = text.rfind(lines[0]) if lines else len(text)
+    for line in lines:
+        at = text.find(line, pos)
+        base = at if at >= 0 else pos
         for m in _BOLD_RE.finditer(line):
             span = m.group(1).strip()
-            if span.endswith((":", "：")):
+            if span.endswith((":", "\uff1a")):
                 continue  # a heading such as **Final Answer:** or **Step 2:**
             ans = clean_answer(span)
             if ans:
-                out.append(ans)
+                out.append((ans, base + m.end()))
+        pos = base + len(line)
     return out
 
 
@@ -392,7 +416,8 @@ def _ws_key(s: str) -> str:
 
 
 def _result(answer: str | None, method: str, candidates: list[str], truncated: bool,
-            echo_of: tuple[str, str | None] | None = None) -> Extracted:
+            echo_of: tuple[str, str | None] | None = None, tail: str = "",
+            boxes: tuple[tuple[str, int, int], ...] = (), gaps: tuple[str, ...] = ()) -> Extracted:
     """``echo_of``: the (text, question) pair whose echo test runs if ``.echo`` is read; an
     answer found behind an explicit marker is never an echo."""
     conflicting = len({_ws_key(c) for c in candidates}) > 1 if method == "boxed" else False
@@ -403,16 +428,23 @@ def _result(answer: str | None, method: str, candidates: list[str], truncated: b
         truncated=truncated,
         too_long=answer is not None and len(answer) > MAX_ANSWER_CHARS,
         conflicting=conflicting,
+        tail=tail,
+        boxes=boxes,
+        gaps=gaps,
         _echo=echo_of if echo_of is not None and method not in MARKER_METHODS else False,
     )
 
 
-def _extract(text: str, *, reference: bool) -> tuple[str | None, str, list[str], bool]:
-    """(answer, method, candidates, unclosed_box) for an already think-stripped text."""
-    boxed, unclosed_box = _boxed_spans(text)
-    cleaned = [c for c in (clean_answer(b) for b in boxed) if c]
-    if cleaned:
-        return cleaned[-1], "boxed", cleaned, unclosed_box
+_Found = tuple  # (answer, method, candidates, unclosed_box, end, boxes)
+
+
+def _extract(text: str, *, reference: bool) -> _Found:
+    """(answer, method, candidates, unclosed_box, end of the answer in ``text``, boxes) for an
+    already think-stripped text."""
+    boxes, unclosed_box = _boxed_spans(text)
+    kept = [(c, b) for c, b in ((clean_answer(b[0]), b) for b in boxes) if c]
+    if kept:
+        return kept[-1][0], "boxed", [c for c, _ in kept], unclosed_box, kept[-1][1][2], tuple(b for _, b in kept)
     multiline = "\n" in text.strip()
     if reference:
         order = ("hash", "answer_colon", "final_answer", "answer_is")
@@ -422,6 +454,7 @@ def _extract(text: str, *, reference: bool) -> tuple[str | None, str, list[str],
     # matching also lets dotless/dotted I (\u0131, \u0130) stand for "i": the fold maps them too.
     folded = text.casefold().replace("\u0131", "i").replace("\u0307", "")
     for method in order:
+        found: list[tuple[str, int]]
         if method == "final_answer":
             found = _last_marker(_FINAL_RE, text) if "final" in folded else []
         elif method == "answer_is":
@@ -435,24 +468,34 @@ def _extract(text: str, *, reference: bool) -> tuple[str | None, str, list[str],
         elif method == "bold":
             found = _bold_candidates(text) if "**" in text else []
         else:
-            found = [a for a in (clean_answer(m.group(1)) for m in _HASH_RE.finditer(text)) if a] if "####" in text else []
+            found = [(a, m.end()) for a, m in ((clean_answer(m.group(1)), m) for m in _HASH_RE.finditer(text))
+                     if a] if "####" in text else []
         if found:
-            return found[-1], method, found, unclosed_box
+            return found[-1][0], method, [a for a, _ in found], unclosed_box, found[-1][1], ()
     stripped = text.strip()
+    end = len(text)
     if not stripped or (unclosed_box and not reference):
-        return None, "none", [], unclosed_box  # a response cut inside \boxed{ has no usable answer
+        return None, "none", [], unclosed_box, end, ()  # a response cut inside \boxed{ has no usable answer
     if not multiline and (reference or len(stripped) <= _SHORT_LIMIT):
         ans = clean_answer(stripped if reference else _strip_filler(stripped))
-        return (ans, "whole", [ans], unclosed_box) if ans else (None, "none", [], unclosed_box)
+        return (ans, "whole", [ans], unclosed_box, end, ()) if ans else (None, "none", [], unclosed_box, end, ())
     if reference and len(stripped) < 200:
         ans = clean_answer(stripped)
-        return (ans, "whole", [ans], unclosed_box) if ans else (None, "none", [], unclosed_box)
+        return (ans, "whole", [ans], unclosed_box, end, ()) if ans else (None, "none", [], unclosed_box, end, ())
     if multiline and (len(stripped) <= _SHORT_LIMIT or reference):
         last = _nonempty_lines(stripped, 1)
         ans = clean_answer(_strip_filler(last[0])) if last else ""
         if ans:
-            return ans, "last_line", [ans], unclosed_box
-    return None, "none", [], unclosed_box
+            return ans, "last_line", [ans], unclosed_box, end, ()
+    return None, "none", [], unclosed_box, end, ()
+
+
+def _gaps(text: str, boxes: tuple[tuple[str, int, int], ...]) -> tuple[str, ...]:
+    out = []
+    for (_, _s0, e0), (_, s1, _e1) in itertools.pairwise(boxes):
+        gap = text[e0:s1]
+        out.append(gap if len(gap) <= GAP_CHARS else gap[: GAP_CHARS // 2] + " \u2026 " + gap[-GAP_CHARS // 2 :])
+    return tuple(out)
 
 
 def extract_final_answer(response: str, question: str | None = None) -> Extracted:
@@ -462,7 +505,8 @@ def extract_final_answer(response: str, question: str | None = None) -> Extracte
     ``A:`` line > ``**bold**`` in the last three lines > GSM8K ``#### 42`` > the whole
     response when it is one line > the last line of a short (<= 2,000 chars) response.
     Reasoning in ``<think>`` blocks is removed first. With ``question``, ``echo`` tells
-    whether the response merely repeats it.
+    whether the response merely repeats it. ``tail`` keeps the text after the answer, and
+    ``boxes``/``gaps`` the boxes' places, for :mod:`~verifier_runtime.toolkit.commit`.
     """
     s = _as_str(response)
     if s is None:
@@ -472,9 +516,10 @@ def extract_final_answer(response: str, question: str | None = None) -> Extracte
         return Extracted(None, "none", truncated=True)
     if len(text) > RESPONSE_TAIL_CHARS:
         text = text[-RESPONSE_TAIL_CHARS:]
-    answer, method, candidates, unclosed_box = _extract(text, reference=False)
+    answer, method, candidates, unclosed_box, end, boxes = _extract(text, reference=False)
     truncated = open_think or _looks_truncated(text, method, unclosed_box)
-    return _result(answer, method, candidates, truncated, (text, question))
+    tail = text[end : end + TAIL_CHARS] if method not in ("whole", "last_line", "none") else ""
+    return _result(answer, method, candidates, truncated, (text, question), tail, boxes, _gaps(text, boxes))
 
 
 @memoize_text()
@@ -491,5 +536,5 @@ def extract_reference(reference: str) -> Extracted:
     text = s.strip()
     if len(text) > RESPONSE_TAIL_CHARS:
         text = text[-RESPONSE_TAIL_CHARS:]
-    answer, method, candidates, unclosed_box = _extract(text, reference=True)
-    return _result(answer, method, candidates, unclosed_box)
+    answer, method, candidates, unclosed_box, _end, boxes = _extract(text, reference=True)
+    return _result(answer, method, candidates, unclosed_box, boxes=boxes, gaps=_gaps(text, boxes))

@@ -46,10 +46,12 @@ class Number:
 
     value: Fraction
     text: str
-    kind: str  # "integer", "decimal", "fraction", "mixed", "percent", "scientific"
+    kind: str  # "integer", "decimal", "fraction", "mixed", "percent", "scientific", "words", "based"
     decimals: int | None = None
     sig_figs: int | None = None
     is_percent: bool = False
+    #: written like ``1,234``: thousands (the reading given) or a decimal comma (1.234); see docs/criterion.md R4.1
+    comma_ambiguous: bool = False
 
     @property
     def as_written(self) -> Fraction:
@@ -69,6 +71,7 @@ _INT = r"\d+"
 _GROUPED = r"\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3})+"
 _DEC = rf"(?:{_GROUPED}|\d+)(?:\.\d*)?|\.\d+"
 _PLAIN = re.compile(rf"^(?P<sign>[-+]?)(?P<num>{_DEC})$")
+_GROUPED_RE = re.compile(_GROUPED)
 _E_SCI = re.compile(rf"^(?P<sign>[-+]?)(?P<num>{_DEC})[eE](?P<exp>[-+]?\d+)$")
 _TIMES = r"(?:\\times|\\cdot|×|·|\*|x)"
 _POW_SCI = re.compile(
@@ -136,8 +139,19 @@ def _precision(num: str) -> tuple[int, int]:
 ANY_DIGIT_RE = re.compile(r"\d")
 
 
+# LaTeX thousands separators written after a comma (``12,\\!345``, ``12{,}345``) join the groups.
+_LATEX_GROUP_RE = re.compile(r"(?<=\d)(?:\{,\}|,\s*\\[!,;: ]\s*|,\s*\{\s*\}\s*)(?=\d{3}(?!\d))")
+_PERCENT_WORD_RE = re.compile(r"\s*(?:per\s*cent|percent|pct\.?|percentage\s+points?)\s*$", re.IGNORECASE)
+_SUPERSCRIPTS = str.maketrans("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b\u207a", "0123456789-+")
+_SUP_EXP_RE = re.compile(r"10([\u2070\u00b9\u00b2\u00b3\u2074-\u2079\u207b\u207a]+)$")
+
+
 def _normalise(s: str) -> str:
     s = _strip(s)
+    if "," in s:
+        s = _LATEX_GROUP_RE.sub(",", s)
+    if s and s[-1] in "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079":
+        s = _SUP_EXP_RE.sub(lambda m: "10^{" + m.group(1).translate(_SUPERSCRIPTS) + "}", s)
     s = _SPACES.sub(" ", s)
     s = s.replace("{,}", ",").replace("\\%", "%").replace("\\left", "").replace("\\right", "")
     s = _LATEX_MINUS.sub("-", s)
@@ -166,7 +180,7 @@ def parse_number(s: object) -> Number | None:
         digits = (whole + frac).lstrip("0")
         return Number(-v if sign else v, s, "decimal", len(frac), len(digits) if digits else max(1, len(frac)))
     if not ANY_DIGIT_RE.search(s):
-        return None  # words are not read at all
+        return parse_number_words(s)  # words: only number words are read ("twenty-five")
     try:
         return _parse(s)
     except (ValueError, ZeroDivisionError, OverflowError, RecursionError):
@@ -186,6 +200,9 @@ def _parse(raw: str) -> Number | None:
     if s.endswith("%"):
         percent = True
         s = s[:-1].rstrip()
+    elif s[-1:].isalpha() and _PERCENT_WORD_RE.search(s):
+        percent = True
+        s = _PERCENT_WORD_RE.sub("", s)
     sign = 1
     if s.startswith("-") and s[1:2] != "-":
         sign, s = -1, s[1:].lstrip()
@@ -196,15 +213,40 @@ def _parse(raw: str) -> Number | None:
     n = _parse_unsigned(s, raw)
     if n is None:
         return None
+    if n.comma_ambiguous and ("{,}" in raw or ",\\" in raw):
+        n = Number(n.value, n.text, n.kind, n.decimals, n.sig_figs, n.is_percent, False)  # LaTeX groups: thousands
     value = n.value * sign
     if percent:
         return Number(
-            value / 100, raw, "percent", n.decimals, n.sig_figs, True
+            value / 100, raw, "percent", n.decimals, n.sig_figs, True, n.comma_ambiguous
         ) if n.kind in ("integer", "decimal") else None
-    return Number(value, raw, n.kind, n.decimals, n.sig_figs, False)
+    return Number(value, raw, n.kind, n.decimals, n.sig_figs, False, n.comma_ambiguous)
+
+
+_DECIMAL_COMMA_RE = re.compile(r"^(?P<int>\d+),(?P<frac>\d+)$")
+_AMBIGUOUS_COMMA_RE = re.compile(r"^[1-9]\d{0,2},\d{3}$")
+_BASED_RE = re.compile(r"^(?P<digits>[0-9A-Za-z]{1,64})_\{?\(?(?P<base>\d{1,2})\)?\}?$")
 
 
 def _parse_unsigned(s: str, raw: str) -> Number | None:
+    m = _DECIMAL_COMMA_RE.match(s)
+    if m and not _AMBIGUOUS_COMMA_RE.match(s) and (not _GROUPED_RE.fullmatch(s) or s.startswith("0")):
+        # "3,75", "0,5", "12,3456": a comma that cannot separate thousands is a decimal comma
+        whole, frac = m.group("int"), m.group("frac")
+        if not _digits_ok(whole, frac):
+            return None
+        value = Fraction(int(whole + frac), 10 ** len(frac))
+        digits = (whole + frac).lstrip("0")
+        return Number(value, raw, "decimal", len(frac), len(digits) if digits else max(1, len(frac)))
+    m = _BASED_RE.match(s)
+    if m:
+        base = int(m.group("base"))
+        if not 2 <= base <= 36:
+            return None
+        try:
+            return Number(Fraction(int(m.group("digits"), base)), raw, "based")
+        except ValueError:
+            return None
     m = _PLAIN.match(s)
     if m:
         num = m.group("num")
@@ -212,7 +254,8 @@ def _parse_unsigned(s: str, raw: str) -> Number | None:
             return None
         decimals, sig = _precision(num)
         kind = "decimal" if "." in num else "integer"
-        return Number(_decimal_fraction(num), raw, kind, decimals, sig)
+        return Number(_decimal_fraction(num), raw, kind, decimals, sig,
+                      comma_ambiguous=bool(_AMBIGUOUS_COMMA_RE.match(num)))
     m = _E_SCI.match(s) or _POW_SCI.match(s)
     if m:
         num = m.group("num")
@@ -382,3 +425,109 @@ def _rounds_to(x: Fraction, written: Number) -> bool:
         return False
     d = written.decimals + (2 if written.is_percent else 0)
     return round_to_decimals(x, d) == written.value
+
+
+# --- numbers in words --------------------------------------------------------------------------
+
+_UNITS_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "a": 1, "an": 1,
+}
+_SCALE_WORDS = {"hundred": 100, "thousand": 1_000, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+_FRACTION_WORDS = {
+    "half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4, "fourths": 4,
+    "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6, "seventh": 7, "sevenths": 7, "eighth": 8, "eighths": 8,
+    "ninth": 9, "ninths": 9, "tenth": 10, "tenths": 10, "hundredth": 100, "hundredths": 100,
+}
+_WORD_SPLIT_RE = re.compile(r"[\s-]+")
+_NUMBER_WORD_START = frozenset({*_UNITS_WORDS, *_SCALE_WORDS, "minus", "negative"}) - {"a", "an"}
+
+
+def _words_integer(words: list[str]) -> int | None:
+    """``["one", "thousand", "six", "hundred", "twenty", "five"]`` -> 1625; ``None`` if not a number."""
+    if not words:
+        return None
+    total = current = 0
+    seen = False
+    last_scale = None
+    for w in words:
+        if w == "and":
+            continue
+        if w in _UNITS_WORDS:
+            v = _UNITS_WORDS[w]
+            if current % 10 and v < 10 or (current % 100 and 10 <= v < 20) or (current % 100 >= 10 and v >= 10 and v < 100):
+                return None  # "five three", "twenty twelve": not one number
+            current += v
+            seen = True
+        elif w in _SCALE_WORDS:
+            scale = _SCALE_WORDS[w]
+            if not seen:
+                return None
+            if scale == 100:
+                if current == 0 or current >= 100:
+                    return None
+                current *= 100
+            else:
+                if last_scale is not None and scale >= last_scale:
+                    return None
+                total += (current or 1) * scale
+                current = 0
+                last_scale = scale
+        else:
+            return None
+    return total + current if seen else None
+
+
+@memoize_text()
+def parse_number_words(s: object) -> Number | None:
+    """A number written in words: "one thousand six hundred twenty-five", "three fourths",
+    "two and a half", "minus seven", "forty-five percent", "three point five"; else ``None``."""
+    if not isinstance(s, str) or not s or len(s) > 200:
+        return None
+    t = s.strip().rstrip(".").strip().lower()
+    first = _WORD_SPLIT_RE.split(t, maxsplit=1)[0]
+    if first not in _NUMBER_WORD_START and (first not in ("a", "an") or t == first):
+        return None  # a lone "a" is a letter (a choice, a variable), not one
+    percent = False
+    m = _PERCENT_WORD_RE.search(t)
+    if m:
+        percent, t = True, t[: m.start()].strip()
+    words = [w for w in _WORD_SPLIT_RE.split(t) if w]
+    sign = 1
+    if words and words[0] in ("minus", "negative"):
+        sign, words = -1, words[1:]
+    if not words:
+        return None
+    value: Fraction | None = None
+    if "point" in words:
+        k = words.index("point")
+        whole = _words_integer(words[:k]) if k else 0
+        digits = [_UNITS_WORDS.get(w) for w in words[k + 1 :]]
+        if whole is None or not digits or any(d is None or d > 9 for d in digits):
+            return None
+        value = whole + Fraction(int("".join(str(d) for d in digits)), 10 ** len(digits))
+    elif words[-1] in _FRACTION_WORDS:
+        den = _FRACTION_WORDS[words[-1]]
+        head = words[:-1]
+        whole = 0
+        if "and" in head:  # "two and a half"
+            k = head.index("and")
+            w = _words_integer(head[:k])
+            if w is None:
+                return None
+            whole, head = w, head[k + 1 :]
+        num = _words_integer(head) if head else 1
+        if num is None:
+            return None
+        value = whole + Fraction(num, den)
+    else:
+        n = _words_integer(words)
+        if n is None:
+            return None
+        value = Fraction(n)
+    value *= sign
+    if percent:
+        return Number(value / 100, s, "percent", None, None, True)
+    return Number(value, s, "words")

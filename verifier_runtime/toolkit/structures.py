@@ -353,7 +353,7 @@ def _inequality(t: str) -> Interval | None:
     sp = _sympy()
     var_idx = [k for k, p in enumerate(pieces) if _VARIABLE_RE.fullmatch(p)]
     if len(var_idx) != 1:
-        return None
+        return _linear_inequality(pieces, kinds)
     v = var_idx[0]
     lo: Any = -sp.oo
     hi: Any = sp.oo
@@ -382,6 +382,49 @@ def _inequality(t: str) -> Interval | None:
     if flo is not None and fhi is not None and flo > fhi:
         return None
     return Interval(lo, hi, lo_c and flo != -math.inf, hi_c and fhi != math.inf)
+
+
+_FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}
+
+
+def _linear_inequality(pieces: list[str], kinds: list[str]) -> Interval | None:
+    """``-y < 2``, ``2x + 1 \\ge 5``, ``3 > 1 - x``: one side linear in one variable, the other a
+    constant, rewritten as ``y > -2`` and read as an interval."""
+    if len(pieces) != 2:
+        return None
+    exprs = [parse_expression(p) for p in pieces]
+    if any(e is None for e in exprs):
+        return None
+    with_var = [k for k, e in enumerate(exprs) if getattr(e, "free_symbols", None)]
+    if len(with_var) != 1:
+        return None
+    v = with_var[0]
+    e, other = exprs[v], exprs[1 - v]
+    symbols = list(e.free_symbols)
+    if len(symbols) != 1 or other.free_symbols:
+        return None
+    sym = symbols[0]
+    sp = _sympy()
+    try:
+        poly = sp.Poly(e, sym)
+    except Exception:  # noqa: BLE001 - not a polynomial in the symbol
+        return None
+    if poly.degree() != 1:
+        return None
+    k, c = poly.all_coeffs()
+    if not (k.is_number and c.is_number) or k == 0:
+        return None
+    bound = sp.nsimplify((other - c) / k)
+    op = kinds[0] if v == 0 else _FLIP[kinds[0]]  # now: sym op bound ... after dividing by k
+    if k.is_negative:
+        op = _FLIP[op]
+    lo: Any = -sp.oo
+    hi: Any = sp.oo
+    if op in ("<", "<="):
+        hi, closed = bound, op == "<="
+        return Interval(lo, hi, False, closed)
+    lo, closed = bound, op == ">="
+    return Interval(lo, hi, closed, False)
 
 
 def parse_interval_set(s: object) -> IntervalSet | None:

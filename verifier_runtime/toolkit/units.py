@@ -158,6 +158,25 @@ def _si_words(u: str) -> str:
     return u.strip()
 
 
+_WORD_UNIT_RES = (
+    (re.compile(r"\bdegrees?\s+(?:celsius|centigrade)\b", re.I), "degC"),
+    (re.compile(r"\bdegrees?\s+fahrenheit\b", re.I), "degF"),
+    (re.compile(r"\b(?:square|sq\.?)\s+([A-Za-z]+)", re.I), r"\1^2"),
+    (re.compile(r"\b(?:cubic|cu\.?)\s+([A-Za-z]+)", re.I), r"\1^3"),
+    (re.compile(r"\b([A-Za-z]+)\s+squared\b", re.I), r"\1^2"),
+    (re.compile(r"\b([A-Za-z]+)\s+cubed\b", re.I), r"\1^3"),
+    (re.compile(r"\s+(?:per|an?)\s+(?=[A-Za-z])", re.I), "/"),
+    (re.compile(r"\s+each\s*$", re.I), ""),
+)
+
+
+def _word_units(u: str) -> str:
+    """Units written in words: "kilometres per hour" -> "kilometres/hour", "square meters" -> "meters^2"."""
+    for rx, rep in _WORD_UNIT_RES:
+        u = rx.sub(rep, u)
+    return u.strip()
+
+
 def _unit_string(u: str) -> str | None:
     """A unit text as a pint expression, or ``None`` when it does not look like units."""
     u = u.strip().rstrip(".").strip()
@@ -186,6 +205,10 @@ def has_unit(s: object) -> bool:
     return split is not None
 
 
+_WORDY_RE = re.compile(r"[A-Za-z]{3,}")
+_WHOLE_TEXT_RE = re.compile(r"^\\(?:text|textbf|textrm|mathrm|mathbf)\s*\{([^{}]*)\}$")
+
+
 def _split(s: str) -> tuple[Number, str] | None:
     if "\x00" in s or not ANY_DIGIT_RE.search(s):
         return None  # the magnitude is read by parse_number, which needs a digit from the text itself
@@ -193,6 +216,9 @@ def _split(s: str) -> tuple[Number, str] | None:
     for left, right in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")):
         if t.startswith(left) and t.endswith(right) and len(t) >= len(left) + len(right):
             t = t[len(left) : len(t) - len(right)].strip()
+    whole = _WHOLE_TEXT_RE.match(t)
+    if whole:
+        t = whole.group(1).strip()
     t = _SI.sub(_siunitx, t)
     t = _SI_UNIT.sub(lambda m: " " + _si_words(m.group(1)), t)
     t = _SYMBOL_ASSIGN_RE.sub("", t)  # "v = 3 m/s"
@@ -203,7 +229,10 @@ def _split(s: str) -> tuple[Number, str] | None:
     num = parse_number(m.group("num").strip())
     if num is None:
         return None
-    unit = _unit_string(_latex_units(m.group("rest")))
+    rest = _latex_units(m.group("rest"))
+    if _WORDY_RE.search(rest):
+        rest = _word_units(rest)
+    unit = _unit_string(rest)
     if unit is None or unit == "%":
         return None
     return num, unit

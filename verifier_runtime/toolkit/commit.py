@@ -1,0 +1,494 @@
+"""The final committed answer: retractions, negations, alternatives, lists and several boxes.
+
+Extraction (:mod:`.extract`) finds *where* the final answer is; this module reads *what the
+response commits to* there, by the rules of ``docs/criterion.md`` (R1.2, R2.1-R2.5):
+
+- a correction after the answer ("Actually no, it's 6") replaces it; a correction with
+  nothing after it leaves no answer;
+- "not X" is not an answer X ("It is not Paris; it is Lyon" answers Lyon);
+- several candidates joined by "or"/"either" are alternatives, joined by "and", commas or
+  written as side-by-side boxes they are one answer with several values; whether that is a
+  hedge, a list for a single answer, or a correct set depends on what the question asks, so
+  the caller decides (it knows the question and the reference).
+
+>>> c = commitment_of(extract_final_answer("The answer is 7. Actually no, it's 6."))
+>>> c.answer, c.reason
+('6', 'retraction:last_answer')
+>>> c = commitment_of(extract_final_answer("It is either 12 or 14 or 16."))
+>>> c.candidates, c.joiner
+(('12', '14', '16'), 'or')
+>>> commitment_of(extract_final_answer("The answer is not 81.")).negated
+('81',)
+
+Pure, bounded (the tail after the answer is at most ``extract.TAIL_CHARS``) and total: any
+input gives a :class:`Commitment`, never an exception.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from verifier_runtime.toolkit.extract import Extracted, clean_answer, extract_final_answer, find_boxed
+
+__all__ = ["Commitment", "commitment_of", "final_commitment", "split_candidates", "strip_label"]
+
+
+@dataclass(frozen=True, slots=True)
+class Commitment:
+    """What a response commits to as its final answer.
+
+    ``answer``: the committed answer text (several values joined by ``", "``), or ``None``
+    when nothing is committed (no answer, only a negation, a retraction with nothing after
+    it). ``candidates``: the distinct values offered (one for a single answer). ``joiner``:
+    how several candidates are joined: ``"single"``, ``"or"`` (alternatives), ``"and"``
+    (a list: commas, semicolons, "and", side-by-side boxes). ``hedged``: an explicit hedge
+    word ("either", "maybe", "possibly", "could be") joins them. ``reason``: the rule that
+    changed the extracted answer (``retraction:last_answer``, ``retraction:no_answer_left``,
+    ``negation:only_negated``, ``negation:affirmed_after``), or ``""``. ``negated`` and
+    ``retracted``: the values negated, and the answers given then withdrawn.
+    """
+
+    answer: str | None
+    candidates: tuple[str, ...]
+    joiner: str = "single"
+    hedged: bool = False
+    reason: str = ""
+    negated: tuple[str, ...] = ()
+    retracted: tuple[str, ...] = ()
+    method: str = "none"
+
+    @property
+    def several(self) -> bool:
+        return len(self.candidates) > 1
+
+
+_EMPTY = Commitment(None, ())
+
+# ---------------------------------------------------------------- retractions
+# A strong marker withdraws what came before it; the answer after it (if any) is committed.
+_STRONG_RE = re.compile(
+    r"\b(?:wait|hold\s+on|hmm+|oh|oops|actually|sorry|no)[\s,.!:;\u2014\u2013-]*no\b(?!\s+(?:doubt|problem|need))"
+    r"|\bno[\s,.!:;\u2014\u2013-]+wait\b"
+    r"|\bno[,.!:;]\s*(?=(?:it'?s|it\s+is|the\s+(?:correct\s+|right\s+|final\s+)?answer)\b)"
+    r"|\bthat(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+(?:right|correct))"
+    r"|\bthat\s+(?:can'?t|cannot|can\s+not)\s+be\s+(?:right|correct)"
+    r"|\bi\s+made\s+(?:a|an)\s+(?:\w+\s+)?(?:mistake|error)\b|\bcorrection\s*:|\bscratch\s+that\b"
+    r"|\bon\s+second\s+thought\b|\blet\s+me\s+(?:correct|recompute|redo|recalculate|reconsider)\b"
+    r"|\bmy\s+(?:mistake|bad|error)\b|\bi\s+was\s+wrong\b|\bor\s+rather\b|\bmake\s+that\b|\bi\s+mean\b",
+    re.IGNORECASE,
+)
+# A soft marker ("actually", "wait") changes the answer only when a new one follows at once.
+_SOFT_RE = re.compile(r"\b(?:actually|wait|hmm+|instead|rather)\b", re.IGNORECASE)
+_MARKER_WORDS = ("wait", "actual", "sorry", "no", "wrong", "incorrect", "right", "mistake", "error", "correct",
+                 "scratch", "second thought", "let me", "oops", "hold on", "rather", "make that", "i mean",
+                 "instead", "hmm", "oh", "my bad")
+_VALUE_END_RE = re.compile(r"(?:\.(?=\s|$)(?<!\d\.)|[\n;!?]|\s+(?:because|since|as|so|which|but)\b)", re.IGNORECASE)
+_NEW_ANSWER_RES = (
+    re.compile(r"\\boxed\s*\{"),
+    re.compile(r"\b(?:the\s+)?(?:correct\s+|right\s+|final\s+|actual\s+|true\s+)?answer\s+(?:is|should\s+be|would\s+be|"
+               r"must\s+be|=)\s*[:=]?\s*", re.IGNORECASE),
+    re.compile(r"\b(?:it'?s|it\s+is|it\s+should\s+be|that\s+should\s+be|this\s+should\s+be|should\s+be|is\s+actually|"
+               r"it\s+must\s+be|it\s+equals|make\s+(?:it|that)|change\s+(?:it|that)\s+to|i\s+mean|or\s+rather|"
+               r"instead\s*,?\s*(?:it'?s|it\s+is)?|rather)\s*[:=]?\s*", re.IGNORECASE),
+)
+_BARE_VALUE_RE = re.compile(r"^[\s,:;\u2014\u2013-]*(?:no[\s,:;\u2014\u2013-]+)?(?P<v>[^\s][^\n]{0,80}?)\s*[.!]?\s*$")
+_NOT_A_VALUE = frozenset({
+    "correct", "right", "fine", "ok", "okay", "true", "wrong", "incorrect", "that", "this", "it", "so", "not right",
+    "not correct", "the case", "confirmed", "consistent", "good", "done", "not", "no", "yes", "possible", "impossible",
+})
+_MAX_VALUE_WORDS = 8
+_HAS_MATH_RE = re.compile(r"[\d\\$^_=]")
+
+
+def _value_after(segment: str, *, bare: bool) -> str | None:
+    """The answer a correction states right after itself, or ``None``. ``bare``: a value standing
+    alone after the correction ("Wait, no: 6.") counts too (strong corrections only)."""
+    seg = segment[:400]
+    best: tuple[int, str] | None = None
+    for k, rx in enumerate(_NEW_ANSWER_RES):
+        m = rx.search(seg)
+        if m is None:
+            continue
+        if k == 0:  # a new box
+            boxed = find_boxed(seg[m.start():])
+            value = clean_answer(boxed[0]) if boxed else ""
+        else:
+            rest = seg[m.end():]
+            end = _VALUE_END_RE.search(rest)
+            value = clean_answer(rest[: end.start()] if end else rest)
+        if value and (best is None or m.start() < best[0]):
+            best = (m.start(), value)
+    if best is None and bare:
+        m = _BARE_VALUE_RE.match(seg)
+        value = clean_answer(m.group("v")) if m else ""
+        if value and (_HAS_MATH_RE.search(value) or len(value.split()) <= 3):
+            best = (0, value)
+    if best is None:
+        return None
+    value = best[1]
+    if value.lower().strip(" .,!") in _NOT_A_VALUE or len(value.split()) > _MAX_VALUE_WORDS:
+        return None
+    return value
+
+
+def _like(value: str, original: str | None) -> bool:
+    """A replacement of the same broad kind as the original (a number for a number, words for words)."""
+    if not original:
+        return True
+    return bool(_HAS_MATH_RE.search(value)) == bool(_HAS_MATH_RE.search(original)) or len(value.split()) <= 3
+
+
+def _apply_corrections(answer: str | None, text: str) -> tuple[str | None, list[str], str]:
+    """Walk the corrections in ``text`` (the answer's own sentence and what follows it)."""
+    low = text.lower()
+    if not any(w in low for w in _MARKER_WORDS):
+        return answer, [], ""
+    marks: list[tuple[int, int, bool]] = [(m.start(), m.end(), True) for m in _STRONG_RE.finditer(text)]
+    marks += [(m.start(), m.end(), False) for m in _SOFT_RE.finditer(text)
+              if not any(s <= m.start() < e for s, e, _ in marks)]
+    if not marks:
+        return answer, [], ""
+    marks.sort()
+    current, retracted, reason = answer, [], ""
+    for k, (_start, end, strong) in enumerate(marks):
+        nxt = marks[k + 1][0] if k + 1 < len(marks) else len(text)
+        value = _value_after(text[end:nxt] if strong else text[end : min(nxt, end + 120)], bare=strong)
+        if value is not None and value.lower().startswith("not "):
+            value = None
+        if value is not None and _like(value, current or answer):
+            if current is not None and _key(value) != _key(current):
+                retracted.append(current)
+            if current is None or _key(value) != _key(current):
+                current, reason = value, "retraction:last_answer"
+        elif strong:
+            if current is not None:
+                retracted.append(current)
+            current, reason = None, "retraction:no_answer_left"
+    return current, retracted, reason
+
+
+# ---------------------------------------------------------------- negations
+_NEGATED_RE = re.compile(
+    r"^(?:(?:the\s+(?:final\s+|correct\s+)?answer|it|this|that)\s*)?(?:is\s+not|isn'?t|'s\s+not|was\s+not|wasn'?t|"
+    r"is\s+never|not|never|certainly\s+not|definitely\s+not|neither)\s+(?P<v>.+)$",
+    re.IGNORECASE,
+)
+_AFFIRM_LEAD_RE = re.compile(
+    r"^(?:but\s+|rather\s+|instead\s+|so\s+|thus\s+)?(?:(?:the\s+(?:final\s+|correct\s+)?answer|it|this|that)\s*"
+    r"(?:is|'s|was|must\s+be|should\s+be)\s+|it'?s\s+)?",
+    re.IGNORECASE,
+)
+_CLAUSE_SPLIT_RE = re.compile(r"\s*(?:;|\.\s+|,?\s+but\s+|\s+[\u2014\u2013]\s+|\u2014|,\s+(?=not\b|it\b|it'?s\b|but\b))\s*",
+                              re.IGNORECASE)
+_NOR_RE = re.compile(r"\s+nor\s+", re.IGNORECASE)
+_MAX_NEGATION_WORDS = 40
+
+
+def _negations(answer: str) -> tuple[str | None, list[str], str]:
+    """(the affirmed answer, the negated values, reason) of a short final answer."""
+    low = answer.lower()
+    if "not" not in low and "n't" not in low and "never" not in low and "neither" not in low:
+        return answer, [], ""
+    if len(answer.split()) > _MAX_NEGATION_WORDS or "\\" in answer and "\\text" not in answer:
+        return answer, [], ""
+    clauses = [c for c in _CLAUSE_SPLIT_RE.split(answer.strip().rstrip(".")) if c and c.strip()]
+    affirmed: list[str] = []
+    negated: list[str] = []
+    for clause in clauses:
+        m = _NEGATED_RE.match(clause.strip())
+        if m:
+            value = clean_answer(m.group("v"))
+            parts = _NOR_RE.split(value) if low.lstrip().startswith("neither") or " nor " in value.lower() else [value]
+            negated.extend(clean_answer(p) for p in parts if clean_answer(p))
+            continue
+        body = clean_answer(_AFFIRM_LEAD_RE.sub("", clause.strip(), count=1))
+        if body:
+            affirmed.append(body)
+    if not negated:
+        return answer, [], ""
+    if not affirmed:
+        return None, negated, "negation:only_negated"
+    return affirmed[-1], negated, "negation:affirmed_after"
+
+
+# ---------------------------------------------------------------- alternatives and lists
+_OR_WORDS_RE = re.compile(
+    r"\s*,?\s*(?:\\(?:text|mathrm|textrm)\s*\{\s*or\s*\}|\\quad\s*\\text\s*\{\s*or\s*\}\s*\\quad|\bor\s+(?:else\s+|maybe\s+|"
+    r"possibly\s+|perhaps\s+|alternatively\s+|even\s+)?|\\lor|\u2228)\s*",
+    re.IGNORECASE,
+)
+_AND_WORDS_RE = re.compile(r"\s*,?\s*(?:\\(?:text|mathrm|textrm)\s*\{\s*and\s*\}|\band\b|&|\\&|\\quad)\s*", re.IGNORECASE)
+_HEDGE_WORDS_RE = re.compile(
+    r"\b(?:either|maybe|perhaps|possibly|probably|could\s+be|might\s+be|may\s+be|or\s+maybe|or\s+possibly|"
+    r"alternatively|not\s+sure|unsure|one\s+of)\b",
+    re.IGNORECASE,
+)
+_EITHER_RE = re.compile(r"^(?:it\s+(?:is|'s|could\s+be|might\s+be)\s+|the\s+answer\s+(?:is|could\s+be)\s+|(?:it\s+)?(?:could|"
+                        r"might|may)\s+be\s+)?(?:either|one\s+of)\s+", re.IGNORECASE)
+_MATHY_RE = re.compile(r"[\d\\$^_=<>()\[\]{}|+*/]|(?:^|\s)[A-Za-z](?:$|[\s,;])")
+_LATEX_WORD_RE = re.compile(r"\\[A-Za-z]+")
+_LONG_WORD_RE = re.compile(r"[A-Za-z]{3,}")
+_MATH_WORDS = frozenset({
+    "and", "or", "either", "maybe", "possibly", "perhaps", "sin", "cos", "tan", "cot", "sec", "csc", "log", "exp",
+    "sqrt", "frac", "pi", "inf", "infty", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "deg", "mod", "gcd",
+    "lcm", "max", "min", "det", "else",
+})
+_ANSWER_LEAD_RE = re.compile(
+    r"^(?:so|thus|therefore|hence)?[\s,]*(?:the\s+)?(?:final\s+)?(?:answers?|solutions?|roots?|zeros?|values?|results?)"
+    r"\s+(?:is|are|would\s+be|=|:)\s*|^(?:it\s+is|it'?s|they\s+are|these\s+are)\s+",
+    re.IGNORECASE,
+)
+
+
+def _is_mathy(body: str) -> bool:
+    """Mathematical writing: digits, LaTeX or operators, and no prose word ("December 14, 2016"
+    is prose; ``x = 1, y = 2`` and ``B, C, D`` are not)."""
+    if not _MATHY_RE.search(body):
+        return False
+    words = _LONG_WORD_RE.findall(_LATEX_WORD_RE.sub(" ", re.sub(r"\\text\s*\{[^{}]*\}", " ", body)))
+    return all(w.lower() in _MATH_WORDS for w in words)
+# A list comma: not a thousands separator (``1,234``, ``12,\!345``, ``12{,}345``); a comma and a space always split.
+_LIST_COMMA_RE = re.compile(r"(?<!\{),(?!\s*(?:\\[!,;: ])?\s*\d{3}(?:\D|$))\s*|,\s+(?!\\[!,])")
+_HEDGE_LEAD_RE = re.compile(
+    r"^(?:(?:i\s+think|i\s+believe|i\s+guess|probably|maybe|perhaps|possibly|likely|most\s+likely|presumably|"
+    r"apparently)[\s,]+)+",
+    re.IGNORECASE,
+)
+_PAREN_ALT_RE = re.compile(r"^(?P<a>.+?)\s*\(\s*(?:or|maybe|possibly|perhaps|alternatively)\b[\s,]*(?P<b>[^()]+)\)\s*$",
+                           re.IGNORECASE)
+_SLASH_HEDGE_RE = re.compile(r"^\s*(?P<a>[A-Za-z][A-Za-z]{0,14})\s*/\s*(?P<b>[A-Za-z][A-Za-z]{0,14})\s*$")
+
+
+def _slash_alternatives(a: str, b: str) -> bool:
+    """``A/B``, ``Fe/Cu``, ``Paris/Lyon`` offer two answers; ``x/y`` is a quotient, ``km/h`` a unit."""
+    if {a.lower(), b.lower()} & _UNIT_SLASH_WORDS:
+        return False
+    return all(t[0].isupper() or len(t) >= 3 for t in (a, b))
+_UNIT_SLASH_WORDS = frozenset({"km", "h", "s", "m", "min", "hr", "mol", "kg", "g", "l", "ml", "mi", "ft", "day", "yr"})
+_OPEN, _CLOSE = "([{", ")]}"
+
+
+def _top_level_split(s: str, rx: re.Pattern[str]) -> list[str]:
+    """Split ``s`` at matches of ``rx`` that lie outside brackets, braces and ``\\text{..}``."""
+    depth = 0
+    level: list[int] = []
+    for ch in s:
+        if ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth = max(0, depth - 1)
+        level.append(depth)
+    parts, last = [], 0
+    for m in rx.finditer(s):
+        at = m.start() if m.start() < len(s) else len(s) - 1
+        # a separator inside \text{ or } raises the depth at its brace: judge by the first character
+        inner = s[m.start() : m.end()]
+        probe = m.start() + (len(inner) - len(inner.lstrip())) if inner.strip() else at
+        if probe < len(level) and (level[probe] > 0 and not inner.lstrip().startswith("\\")):
+            continue
+        if probe < len(level) and inner.lstrip().startswith("\\") and (probe == 0 or level[probe - 1] > 0):
+            continue
+        parts.append(s[last : m.start()])
+        last = m.end()
+    parts.append(s[last:])
+    return parts
+
+
+def _digit_commas_are_numbers(s: str) -> bool:
+    """``1,234`` and ``3,75`` are numbers, ``1,2,3`` is a list: commas between digits with no space."""
+    groups = re.split(r"(?<=\d),(?=\d)", s)
+    if len(groups) == 1:
+        return False
+    if len(groups) == 2:
+        return True
+    return all(len(re.match(r"\d*", g[::-1]).group(0)) == 3 or i == 0 for i, g in enumerate(groups)) and all(
+        len(re.match(r"\d*", g).group(0)) == 3 for g in groups[1:])
+
+
+def split_candidates(answer: str) -> tuple[tuple[str, ...], str, bool]:
+    """``(candidates, joiner, hedged)`` of one final answer text.
+
+    Mathematical answers split at top-level "or", "and", commas and semicolons; prose splits
+    only at "or" ("Fe or Cu", "either Paris or Lyon") and at ``A/B`` between two short words.
+    Brackets keep their content together: ``(1, 5)`` and ``\\{2, 9\\}`` are one candidate.
+    """
+    text = answer.strip()
+    if not text:
+        return (), "single", False
+    hedged = bool(_HEDGE_WORDS_RE.search(text))
+    body = _HEDGE_LEAD_RE.sub("", _EITHER_RE.sub("", text, count=1), count=1) or text
+    led = _ANSWER_LEAD_RE.sub("", body, count=1)
+    if led and led != body and _is_mathy(led):
+        body = led
+    paren = _PAREN_ALT_RE.match(body)
+    if paren:
+        body = f"{paren.group('a')} or {paren.group('b')}"
+        hedged = True
+    mathy = _is_mathy(body)
+    low = body.lower()
+    parts = [body]
+    joiner = "single"
+    if " or " in low or "\\lor" in body or "\u2228" in body or "{or}" in low.replace(" ", ""):
+        pieces = [p for p in (clean_answer(x) for x in _top_level_split(body, _OR_WORDS_RE)) if p]
+        if len(pieces) > 1:
+            parts, joiner = pieces, "or"
+    if joiner == "single" and mathy:
+        pieces = [body]
+        if " and " in low or "&" in body or "{and}" in low.replace(" ", "") or "\\quad" in body:
+            pieces = [p for p in (clean_answer(x) for x in _top_level_split(body, _AND_WORDS_RE)) if p]
+        out: list[str] = []
+        for piece in pieces:
+            sub = _top_level_split(piece, re.compile(r"\s*;\s*"))
+            for q in sub:
+                if "," in q and not _digit_commas_are_numbers(q.replace(" ", "")) or ", " in q:
+                    out.extend(x for x in _top_level_split(q, _LIST_COMMA_RE) if x.strip())
+                else:
+                    out.append(q)
+        out = [c for c in (clean_answer(o) for o in out) if c]
+        if len(out) > 1:
+            parts, joiner = out, "and"
+    if joiner == "single":
+        m = _SLASH_HEDGE_RE.match(body)
+        if m and _slash_alternatives(m.group("a"), m.group("b")):
+            parts, joiner = [m.group("a"), m.group("b")], "or"
+    if joiner == "or":
+        parts = [clean_answer(_HEDGE_LEAD_RE.sub("", _EITHER_RE.sub("", p, count=1), count=1)) for p in parts]
+        parts = [p for p in parts if p]
+    distinct: list[str] = []
+    seen: set[str] = set()
+    for p in parts:
+        k = _key(p)
+        if k not in seen:
+            seen.add(k)
+            distinct.append(p)
+    if len(distinct) <= 1:
+        return (clean_answer(body) if joiner != "single" or body != text else text,), "single", hedged
+    return tuple(distinct), joiner, hedged
+
+
+_LABEL_RE = re.compile(
+    r"^\s*(?P<label>[A-Za-z](?:_\{?[A-Za-z0-9]{1,4}\}?)?|\\[A-Za-z]+|[A-Za-z]\s*\(\s*[A-Za-z]\s*\))\s*(?:=|\\approx|\u2248)\s*"
+    r"(?P<value>[^=<>]+)$"
+)
+
+
+def strip_label(candidate: str) -> tuple[str | None, str]:
+    """``("x", "11")`` for ``"x = 11"``; ``(None, text)`` when there is no single-symbol label."""
+    m = _LABEL_RE.match(candidate)
+    if not m:
+        return None, candidate
+    return m.group("label").replace(" ", ""), m.group("value").strip()
+
+
+def _key(s: str) -> str:
+    return "".join(s.split()).lower().rstrip(".")
+
+
+# ---------------------------------------------------------------- several boxes
+_GAP_STRIP_RE = re.compile(r"\\(?:quad|qquad|,|;|!|\s)|\\text\s*\{([^{}]*)\}|\\mathrm\s*\{([^{}]*)\}|[$\s]+")
+_GAP_CONNECTIVE_RE = re.compile(r"^(?:[,;&]|and|or|\\&)*$", re.IGNORECASE)
+_GAP_ALTERNATIVE_RE = re.compile(r"\b(?:or|either|maybe|perhaps|possibly|alternatively|otherwise)\b", re.IGNORECASE)
+_GAP_CONNECTIVE_CHARS = 16
+_GAP_ALTERNATIVE_CHARS = 60
+
+
+def _box_group(ex: Extracted) -> tuple[list[str], str, bool]:
+    """The last group of boxes: (contents, joiner, hedged). Boxes separated by a short
+    connective are one group; a box after further working starts a new one."""
+    boxes = ex.boxes
+    if not boxes:
+        return [], "single", False
+    group = [clean_answer(boxes[-1][0])]
+    joiner, hedged = "single", False
+    for k in range(len(boxes) - 2, -1, -1):
+        gap = ex.gaps[k] if k < len(ex.gaps) else ""
+        flat = _GAP_STRIP_RE.sub(lambda m: (m.group(1) or m.group(2) or "").strip(), gap).strip()
+        if len(flat) <= _GAP_CONNECTIVE_CHARS and _GAP_CONNECTIVE_RE.match(flat.replace(" ", "")):
+            if "or" in flat.lower():
+                joiner = "or"
+            elif joiner == "single":
+                joiner = "and"
+        elif len(gap) <= _GAP_ALTERNATIVE_CHARS and _GAP_ALTERNATIVE_RE.search(gap) and not _STRONG_RE.search(gap):
+            joiner, hedged = "or", True
+        else:
+            break
+        group.insert(0, clean_answer(boxes[k][0]))
+    return [g for g in group if g], joiner, hedged
+
+
+# ---------------------------------------------------------------- the whole reading
+def commitment_of(ex: Extracted) -> Commitment:
+    """Read the final commitment from an extraction (see the module docstring)."""
+    try:
+        return _commitment(ex)
+    except (ValueError, TypeError, IndexError, AttributeError, re.error, RecursionError):
+        return Commitment(ex.answer, (ex.answer,) if ex.answer else (), method=ex.method)
+
+
+def final_commitment(response: str, question: str | None = None) -> Commitment:
+    """:func:`commitment_of` the response's extracted final answer."""
+    return commitment_of(extract_final_answer(response, question))
+
+
+def _commitment(ex: Extracted) -> Commitment:
+    if ex.answer is None:
+        return Commitment(None, (), method=ex.method)
+    answer: str | None = ex.answer
+    joiner, hedged = "single", False
+    candidates: tuple[str, ...] = ()
+    if ex.method == "boxed" and len(ex.boxes) > 1:
+        group, joiner, hedged = _box_group(ex)
+        seen: list[str] = []
+        for g in group:
+            if _key(g) not in {_key(x) for x in seen}:
+                seen.append(g)
+        if len(seen) > 1:
+            candidates = tuple(seen)
+        else:
+            joiner = "single"
+    # corrections: inside the answer's own text (one-line answers) and in the text after it
+    retracted: list[str] = []
+    reason = ""
+    if not candidates:
+        own = ex.answer if ex.method in ("whole", "last_line") else ""
+        if own:
+            head, r1, why1 = _apply_corrections(None, own)
+            if why1:
+                answer, retracted, reason = head, r1, why1
+                if head is None and why1 == "retraction:no_answer_left":
+                    # the correction came after an answer written in the same line
+                    first = _STRONG_RE.split(own, maxsplit=1)[0]
+                    retracted = [clean_answer(first)] if clean_answer(first) else []
+        if ex.tail:
+            new, r2, why2 = _apply_corrections(answer, ex.tail)
+            if why2:
+                answer, reason = new, why2
+                retracted += r2
+    else:
+        new, r2, why2 = _apply_corrections(None, ex.tail) if ex.tail else (None, [], "")
+        if why2 == "retraction:last_answer" and new is not None:
+            candidates, joiner, answer, reason, retracted = (), "single", new, why2, list(candidates)
+        elif why2 == "retraction:no_answer_left":
+            return Commitment(None, (), reason=why2, retracted=candidates, method=ex.method)
+    if answer is None:
+        return Commitment(None, (), reason=reason or "no_answer", retracted=tuple(retracted), method=ex.method)
+    negated: list[str] = []
+    if not candidates:
+        affirmed, negated, why = _negations(answer)
+        if why:
+            reason = why if not reason else reason
+            if affirmed is None:
+                return Commitment(None, (), reason=why, negated=tuple(negated), retracted=tuple(retracted),
+                                  method=ex.method)
+            answer = affirmed
+        candidates, joiner, hedged = split_candidates(answer)
+    else:
+        hedged = hedged or any(_HEDGE_WORDS_RE.search(c) for c in candidates)
+    if len(candidates) > 1:
+        labels = [strip_label(c) for c in candidates]
+        names = {lab for lab, _ in labels}
+        if len(names) == 1 and None not in names:
+            candidates = tuple(v for _, v in labels)  # "y = 1 or y = 4": the values of one unknown
+        answer = ", ".join(candidates) if joiner != "or" else " or ".join(candidates)
+    return Commitment(answer, candidates, joiner, hedged, reason, tuple(negated), tuple(retracted), ex.method)

@@ -1,0 +1,791 @@
+"""The scoring criterion as a decision procedure (``docs/criterion.md``).
+
+:func:`judge` applies the rules in the order of the criterion: invalid answers (R1.3), the
+final commitment (R1.2, R2.1-R2.5), restatement (R2.6), multiple choice (R6.2), booleans
+(R6.3), typed comparison with the question's requirements (R3-R5), text (R6.4). It reads the
+question as an LLM judge would (form requirements, requested unit, options, "find all"),
+through the toolkit. The offline fallback judge is this function; code modules use its
+parts (:func:`compare_numbers`, :func:`reference_values`, :func:`several_allowed`, ...).
+
+>>> judge("What is 3 + 4?", "7", "The answer is 7. Actually no, it's 6.")
+Judgment(correct=False, reason='differ:number')
+>>> judge("What is 3 + 4?", "7", "It is either 7 or 8.").reason
+'hedge:alternatives'
+
+Deterministic and total: every input gives a :class:`Judgment`; ``correct is None`` only
+where no reference answer can be read.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from verifier_runtime.toolkit.choices import LETTERS, parse_choice
+from verifier_runtime.toolkit.commit import Commitment, split_candidates, strip_label
+from verifier_runtime.toolkit.compare import Answer, compare_answers, parse_answer
+from verifier_runtime.toolkit.cues import Cues
+from verifier_runtime.toolkit.forms import form_violations
+from verifier_runtime.toolkit.latex.numeric import numeric_value
+from verifier_runtime.toolkit.numbers import Number, parse_number, round_to_decimals, round_to_sig_figs
+from verifier_runtime.toolkit.structures import (
+    Collection,
+    collections_equal,
+    elements_equal,
+    interval_sets_equal,
+    parse_interval_set,
+    tuple_as_interval,
+)
+from verifier_runtime.toolkit.text import (
+    contains_answer,
+    identifiers_equal,
+    normalize_text,
+    parse_bool,
+    parse_identifier,
+    text_match,
+)
+from verifier_runtime.toolkit.units import Quantity, convert
+
+__all__ = [
+    "Judgment",
+    "judge",
+    "judge_triple",
+    "compare_numbers",
+    "compare_candidate",
+    "reference_values",
+    "several_allowed",
+    "is_restatement",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Judgment:
+    """``correct``: the verdict (``None`` only without a readable reference); ``reason``: the
+    rule that decided, as a reason code of ``docs/criterion.md``."""
+
+    correct: bool | None
+    reason: str
+
+
+def judge(question: str, reference: str, response: str) -> Judgment:
+    """Judge one triple by the criterion (see the module docstring)."""
+    from verifier_runtime.triple import Triple
+
+    return judge_triple(Triple(question, reference, response))
+
+
+def judge_triple(x: Any) -> Judgment:
+    """Judge a :class:`~verifier_runtime.triple.Triple` (its cached views are reused)."""
+    try:
+        return _judge(x)
+    except (ValueError, TypeError, AttributeError, ArithmeticError, RecursionError, IndexError, KeyError) as e:
+        return Judgment(False, f"error:{type(e).__name__}")
+
+
+# ----------------------------------------------------------------------------- references
+_TEXT_ALIAS_RE = re.compile(r"\s*(?:/|;|\|)\s*|\s+or\s+", re.IGNORECASE)
+
+
+def reference_values(ref: str, cues: Cues | None = None) -> tuple[str, ...]:
+    """The values a reference holds: several for ``1, 4``, ``\\{2, 9\\}``-free lists, ``x = 1 or
+    x = 4``; one for prose (``Paris, France``) and for any single value."""
+    if not ref:
+        return ()
+    cands, joiner, _ = split_candidates(ref)
+    if joiner == "single" or len(cands) < 2:
+        return (ref,)
+    if joiner == "or" and not _mathy(ref):
+        return (ref,)  # "tea or coffee": aliases of one answer, see reference_aliases
+    labels = [strip_label(c) for c in cands]
+    if len({lab for lab, _ in labels}) == 1 and labels[0][0] is not None:
+        cands = tuple(v for _, v in labels)
+    return cands
+
+
+def reference_aliases(ref: str) -> tuple[str, ...]:
+    """Accepted spellings of a text reference: ``Humble Pie/HUMBLE PIE``, ``tea or coffee``."""
+    if _mathy(ref) and not re.search(r"[A-Za-z]{3,}", ref):
+        return (ref,)
+    parts = [p.strip() for p in _TEXT_ALIAS_RE.split(ref) if p and p.strip()]
+    return tuple(parts) if len(parts) > 1 else (ref,)
+
+
+_MATHY_RE = re.compile(r"[\d\\^_=<>+*]|(?:^|[\s,(])[a-zA-Z](?:$|[\s,)])")
+
+
+def _mathy(s: str) -> bool:
+    return bool(_MATHY_RE.search(s))
+
+
+def several_allowed(x: Any) -> bool:
+    """Whether the question asks for several answers or the reference holds several (R2.4)."""
+    cues = x.cues
+    if cues is not None and cues.several:
+        return True
+    ref = x.ref
+    if not ref:
+        return False
+    if len(reference_values(ref, cues)) > 1:
+        return True
+    pr = x.parsed_ref
+    return pr is not None and pr.kind in ("set", "tuple") and len(getattr(pr.value, "items", ())) > 1
+
+
+# ----------------------------------------------------------------------------- the procedure
+_REFUSAL_RE = re.compile(
+    r"^(?:i\s+(?:cannot|can'?t|am\s+unable\s+to|am\s+not\s+able\s+to|do\s+not\s+know|don'?t\s+know)|sorry|unable\s+to|"
+    r"there\s+is\s+not\s+enough\s+information|insufficient\s+information)\b",
+    re.IGNORECASE,
+)
+
+
+def _judge(x: Any) -> Judgment:
+    if x.oversized:
+        return Judgment(False, "invalid:input_too_large")
+    ref = x.ref
+    if not ref:
+        return Judgment(None, "no_reference_answer")
+    info = x.answer_info
+    c: Commitment | None = x.commitment
+    if c is None or c.answer is None:
+        return Judgment(False, _no_answer_reason(x, c, info))
+    if info is not None and info.method in ("whole", "last_line") and info.echo:
+        return Judgment(False, "invalid:echo")
+    cues = x.cues
+    options = x.options
+    if c.several:
+        return _several(x, c, cues, options)
+    answer = c.candidates[0] if c.candidates else c.answer
+    if options or _is_letter(ref):
+        j = _choice(answer, ref, options, cues)
+        if j is not None:
+            return j
+    if is_restatement(answer, ref, x.question):
+        return Judgment(False, "restatement:question_expression")
+    rb, ab = parse_bool(ref), parse_bool(answer)
+    if rb is not None and ab is not None:
+        return Judgment(rb == ab, "equal:boolean" if rb == ab else "differ:boolean")
+    j = compare_candidate(answer, ref, cues, x)
+    if j is not None:
+        return j
+    return _text(answer, ref, x, cues)
+
+
+def _no_answer_reason(x: Any, c: Commitment | None, info: Any) -> str:
+    if c is not None and c.reason.startswith("negation"):
+        ref = x.ref or ""
+        if any(text_match(v, ref) or _values_agree(v, ref) for v in c.negated):
+            return "negation:reference_negated"
+        return "negation:only_negated"
+    if c is not None and c.reason.startswith("retraction"):
+        return c.reason
+    if info is not None and info.truncated:
+        return "invalid:truncated"
+    return "invalid:no_final_answer"
+
+
+def _values_agree(a: str, b: str) -> bool:
+    pa, pb = parse_answer(a), parse_answer(b)
+    if pa is None or pb is None:
+        return False
+    return compare_answers(pa, pb).equal is True
+
+
+# ----------------------------------------------------------------------------- several candidates
+def _several(x: Any, c: Commitment, cues: Cues | None, options: dict[str, str]) -> Judgment:
+    cands = list(c.candidates)
+    ref = x.ref
+    pr = x.parsed_ref
+    # "x \le 1 or x \ge 3": one answer, a union of intervals
+    if c.joiner == "or" and pr is not None and pr.kind == "interval":
+        union = parse_interval_set(" \\cup ".join(cands))
+        if union is not None:
+            r = interval_sets_equal(union, pr.value)
+            return Judgment(bool(r), "equal:interval" if r else "differ:interval")
+    if options or all(_is_letter(k) for k in cands):
+        letters = [parse_choice(k, options or None) for k in cands]
+        if cues is not None and cues.several and all(letters):
+            want = {parse_choice(p, options or None) for p in reference_values(ref)}
+            got = set(letters)
+            return Judgment(got == want, "equal:choices" if got == want else "differ:choices")
+        if len(set(letters)) > 1 or None in letters:
+            return Judgment(False, "hedge:alternatives" if c.joiner == "or" else "hedge:list_for_single_answer")
+    if several_allowed(x):
+        return _compare_lists(cands, x, cues, ordered_answer=c.joiner == "and")
+    # one value asked: several different candidates are a hedge, unless they all agree
+    first = cands[0]
+    if all(_values_agree(first, k) or text_match(first, k) for k in cands[1:]):
+        j = compare_candidate(first, ref, cues, x)
+        return j if j is not None else _text(first, ref, x, cues)
+    if c.method == "boxed" and c.joiner == "or":
+        return Judgment(False, "hedge:multiple_final_answers")
+    return Judgment(False, "hedge:alternatives" if c.joiner == "or" else "hedge:list_for_single_answer")
+
+
+def _compare_lists(cands: list[str], x: Any, cues: Cues | None, *, ordered_answer: bool) -> Judgment:
+    """Several answers where several are asked: as a set, or in order where order is asked."""
+    ref_vals = list(reference_values(x.ref or "", cues))
+    pr = x.parsed_ref
+    if len(ref_vals) == 1 and pr is not None and pr.kind in ("set", "tuple"):
+        items = pr.value.items
+        ordered = pr.kind == "tuple" or (cues is not None and cues.ordered)
+        answer_items = [parse_answer(k) for k in cands]
+        if any(a is None for a in answer_items):
+            return Judgment(False, "differ:unparsed_element")
+        coll = Collection(tuple(_element(a) for a in answer_items), ordered, "(" if ordered else "")
+        r = collections_equal(coll, pr.value) if not ordered else _in_order([_element(a) for a in answer_items],
+                                                                           list(items))
+        return _list_verdict(r, len(cands), len(items))
+    ordered = cues is not None and cues.ordered
+    used = [False] * len(ref_vals)
+    matched = 0
+    for k, cand in enumerate(cands):
+        hit = None
+        for j, rv in enumerate(ref_vals):
+            if used[j] or (ordered and j != k):
+                continue
+            jd = compare_candidate(cand, rv, _no_form(cues), x, element=True)
+            if jd is None:
+                jd = _text(cand, rv, x, cues)
+            if jd.correct:
+                hit = j
+                break
+        if hit is not None:
+            used[hit] = True
+            matched += 1
+    if matched == len(cands) == len(ref_vals):
+        return Judgment(True, "equal:sequence" if ordered else "equal:set")
+    if matched < len(ref_vals) and len(cands) < len(ref_vals) and matched == len(cands):
+        return Judgment(False, "differ:missing_element")
+    if len(cands) > len(ref_vals) and matched == len(ref_vals):
+        return Judgment(False, "differ:extra_element")
+    return Judgment(False, "differ:order" if ordered and _same_multiset(cands, ref_vals, x) else "differ:set")
+
+
+def _same_multiset(cands: list[str], refs: list[str], x: Any) -> bool:
+    if len(cands) != len(refs):
+        return False
+    used = [False] * len(refs)
+    for cand in cands:
+        for j, rv in enumerate(refs):
+            if not used[j] and (_values_agree(cand, rv) or text_match(cand, rv)):
+                used[j] = True
+                break
+        else:
+            return False
+    return True
+
+
+def _in_order(a: list[Any], b: list[Any]) -> bool | None:
+    if len(a) != len(b):
+        return False
+    results = [elements_equal(p, q) for p, q in zip(a, b, strict=True)]
+    if any(r is False for r in results):
+        return False
+    return None if any(r is None for r in results) else True
+
+
+def _list_verdict(r: bool | None, n_answer: int, n_ref: int) -> Judgment:
+    if r is True:
+        return Judgment(True, "equal:set")
+    if n_answer < n_ref:
+        return Judgment(False, "differ:missing_element")
+    if n_answer > n_ref:
+        return Judgment(False, "differ:extra_element")
+    return Judgment(False, "differ:set")
+
+
+def _element(a: Answer) -> Any:
+    if a.kind == "equation":
+        return a.value
+    return a.value
+
+
+def _no_form(cues: Cues | None) -> Cues | None:
+    """Element comparison inside a list: the list's form requirements do not apply per element."""
+    if cues is None:
+        return None
+    return Cues(decimal_places=cues.decimal_places, sig_figs=cues.sig_figs, percentage=cues.percentage,
+                unit=cues.unit)
+
+
+# ----------------------------------------------------------------------------- choices
+_LETTER_RE = re.compile(r"^\s*(?:\(|\[)?\s*([A-J])\s*(?:\)|\]|\.)?\s*$")
+
+
+def _is_letter(s: str) -> bool:
+    return bool(_LETTER_RE.match(s or ""))
+
+
+def _choice(answer: str, ref: str, options: dict[str, str], cues: Cues | None) -> Judgment | None:
+    """R6.2: the letter, the option's text, or both when they agree."""
+    want = parse_choice(ref, options or None)
+    if want is None:
+        return None
+    got = parse_choice(answer, options or None)
+    if got is None:
+        if options and _mentions_other_letter(answer, want):
+            return Judgment(False, "differ:choice")
+        return None  # not a choice: compare by value (an option's value written another way)
+    return Judgment(got == want, "equal:choice" if got == want else "differ:choice")
+
+
+def _mentions_other_letter(answer: str, want: str) -> bool:
+    m = re.match(r"^\s*\(?([A-J])\)?[\s.:)]", answer)
+    return bool(m) and m.group(1) != want and m.group(1) in LETTERS
+
+
+# ----------------------------------------------------------------------------- restatement
+_OPERATOR_RE = re.compile(r"[+\-*/^]|\\(?:frac|dfrac|sqrt|cdot|times|sum|prod|int|binom|sin|cos|tan|log|ln)|!")
+_MATH_SPAN_RE = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
+
+
+def _squash(s: str) -> str:
+    return re.sub(r"\s+|\\[,;!: ]|\\left|\\right|\\displaystyle", "", s).replace("\\dfrac", "\\frac").rstrip(".")
+
+
+def is_restatement(answer: str, reference: str, question: str) -> bool:
+    """R2.6: the answer only repeats an expression of the question (an expression with an
+    operator), and the reference is written otherwise."""
+    if not answer or not question or not _OPERATOR_RE.search(answer):
+        return False
+    a = _squash(answer)
+    if len(a) < 3 or a == _squash(reference):
+        return False
+    spans = [next(g for g in m.groups() if g is not None) for m in _MATH_SPAN_RE.finditer(question)]
+    if not spans:
+        spans = [question]
+    for span in spans:
+        sq = _squash(span)
+        if a == sq or (len(a) >= 5 and re.search(r"(?:^|[=:,(])" + re.escape(a) + r"(?:$|[=?.,)])", sq)):
+            return True
+    return False
+
+
+# ----------------------------------------------------------------------------- typed comparison
+_CHAIN_RE = re.compile(r"\s*(?:=|\\approx|\u2248|\\simeq|\\sim)\s*")
+_APPROX_RE = re.compile(r"\\approx|\u2248")
+_FUNC_LABEL_RE = re.compile(r"^\s*(?:[A-Za-z]\s*\(\s*[A-Za-z0-9, ]+\s*\)|\|[A-Za-z]{1,3}\||\\overline\{[A-Z]{1,3}\}|"
+                            r"[A-Z]{2,3}|\\text\{[^{}]{1,30}\}|\\mathrm\{[^{}]{1,30}\}|\\angle\s*[A-Z]{1,3}|"
+                            r"m\\angle\s*[A-Z]{1,3}|[A-Za-z](?:_\{?[A-Za-z0-9]{1,4}\}?)?\s*:\s*[A-Za-z](?:_\{?[A-Za-z0-9]{1,4}\}?)?|"
+                            r"\(\s*[A-Za-z](?:\s*,\s*[A-Za-z]){1,5}\s*\))\s*$")
+
+
+def _unlabel(text: str, ref_is_equation: bool, cues: Cues | None) -> tuple[str, str | None]:
+    """R4.2: ``x = 11`` -> ``11``; ``(p, q) = (3, 2)`` -> ``(3, 2)``; ``x = 2 + 3 = 5`` -> ``5``;
+    ``\\pi \\approx 3.14`` -> ``3.14``. Returns (value, label)."""
+    if "=" not in text and "\\approx" not in text and "\u2248" not in text:
+        return text, None
+    parts = [p for p in _CHAIN_RE.split(text) if p.strip()]
+    if len(parts) < 2:
+        return text, None
+    if ref_is_equation and len(parts) == 2 and not _APPROX_RE.search(text):
+        return text, None
+    label = parts[0].strip()
+    value = parts[-1].strip()
+    simple, _ = strip_label(f"{label} = 0")
+    if simple is None and not _FUNC_LABEL_RE.match(label) and len(parts) == 2 and not _APPROX_RE.search(text):
+        return text, None  # "2x + 1 = 7" is an equation, not a labelled value
+    if not value:
+        return text, None
+    return value, label
+
+
+def _label_conflicts(label: str | None, ref_label: str | None, cues: Cues | None) -> bool:
+    """A label naming another unknown than the one asked for (R4.2)."""
+    if not label or len(label) != 1 or not label.isalpha():
+        return False
+    if ref_label and len(ref_label) == 1 and ref_label.isalpha():
+        return label != ref_label
+    unknown = cues.unknown if cues is not None else None
+    return bool(unknown) and label != unknown
+
+
+def compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any = None, *,
+                      element: bool = False) -> Judgment | None:
+    """Typed comparison of one answer with one reference value under the question's cues
+    (R3-R5); ``None`` when neither side parses into a comparable value (text decides)."""
+    pr0 = parse_answer(ref)
+    ref_is_eq = pr0 is not None and pr0.kind == "equation"
+    a_text, a_label = _unlabel(answer, ref_is_eq, cues)
+    r_text, r_label = _unlabel(ref, False, None) if not ref_is_eq else (ref, None)
+    if _label_conflicts(a_label, r_label, cues):
+        return Judgment(False, "differ:label")
+    pa, pr = parse_answer(a_text), parse_answer(r_text)
+    if pr is None or pa is None:
+        return None
+    if pa.kind == "text" or pr.kind == "text":
+        if pa.kind == "text" and pr.kind != "text" and _mathy(pr.text):
+            return None  # prose around a value: the text rules look for it
+        return None
+    j = _typed(pa, pr, a_text, r_text, cues, x)
+    if j is None:
+        return None
+    if j.correct and not element and cues is not None and cues.form_requirements:
+        bad = form_violations(a_text, cues, reference=r_text)
+        if bad:
+            return Judgment(False, bad[0])
+    return j
+
+
+def _typed(pa: Answer, pr: Answer, a_text: str, r_text: str, cues: Cues | None, x: Any) -> Judgment | None:
+    ka, kr = pa.kind, pr.kind
+    if ka == "number" and kr == "number":
+        return compare_numbers(pa.value, pr.value, cues, x)
+    if "quantity" in (ka, kr):
+        return _quantities(pa, pr, cues, x)
+    if {ka, kr} <= {"number", "expression"}:
+        return _number_expression(pa, pr, cues)
+    if kr == "set" and ka != "set" and len(getattr(pr.value, "items", ())) > 1:
+        return Judgment(False, "differ:missing_element")
+    if ka in ("set", "tuple") and kr not in ("set", "tuple", "interval") and len(getattr(pa.value, "items", ())) > 1:
+        if kr in ("number", "expression") and "\\pm" in a_text or "\u00b1" in a_text:
+            return Judgment(False, "hedge:plus_minus")
+        return Judgment(False, "hedge:list_for_single_answer")
+    if ka == "tuple" and kr == "interval" or ka == "interval" and kr == "tuple":
+        want_interval = cues is not None and cues.interval
+        tup = pa.value if ka == "tuple" else pr.value
+        iv = tuple_as_interval(tup)
+        other = pr.value if ka == "tuple" else pa.value
+        if iv is not None and (want_interval or True):
+            r = interval_sets_equal(iv, other)
+            return Judgment(bool(r), "equal:interval" if r else "differ:interval")
+    if ka == "tuple" and kr == "tuple" and cues is not None and cues.interval:
+        ia, ir = tuple_as_interval(pa.value), tuple_as_interval(pr.value)
+        if ia is not None and ir is not None:
+            r = interval_sets_equal(ia, ir)
+            return Judgment(bool(r), "equal:interval" if r else "differ:interval")
+    comp = compare_answers(pa, pr)
+    if comp.equal is None:
+        if comp.detail == "tuple:bracket_ambiguous":
+            return Judgment(False, "differ:bracket")
+        if comp.detail in ("kind_mismatch", "undecidable", "unparsed", "error", "invalid_answer"):
+            return None
+        return Judgment(False, f"undecided:{comp.detail}")
+    return Judgment(comp.equal, ("equal:" if comp.equal else "differ:") + comp.kind)
+
+
+# ----------------------------------------------------------------------------- numbers
+def _percent_value(n: Number, cues: Cues | None) -> Fraction:
+    """Under a percentage cue a bare number is a percent figure (``45`` means 45 %)."""
+    if cues is not None and cues.percentage and not n.is_percent:
+        return n.value / 100
+    return n.value
+
+
+def compare_numbers(na: Number, nr: Number, cues: Cues | None = None, x: Any = None) -> Judgment:
+    """R5.3: what the question asks (decimal places, significant figures), else the
+    reference's stated precision (half a unit of its last digit); integers and fractions exact."""
+    if na.comma_ambiguous and x is not None:
+        reading = _comma_reading(na, x)
+        if reading is None:
+            return Judgment(False, "ambiguous:comma")
+        na = reading
+    a, r = _percent_value(na, cues), _percent_value(nr, cues)
+    if cues is not None and cues.percentage and a != r and na.value == r and not na.is_percent:
+        return Judgment(False, "form:percent_required")
+    if cues is not None and cues.decimal_places is not None:
+        d = cues.decimal_places + (2 if cues.percentage else 0)
+        if a == round_to_decimals(r, d) or a == r:
+            return Judgment(True, "equal:rounded_as_asked")
+        ref_places = nr.decimals
+        if ref_places is not None and ref_places < cues.decimal_places and round_to_decimals(a, ref_places) == r:
+            return Judgment(True, "equal:within_reference_precision")
+        return Judgment(False, "differ:rounding")
+    if cues is not None and cues.sig_figs is not None:
+        n = cues.sig_figs
+        if a == r or a == round_to_sig_figs(r, n):
+            return Judgment(True, "equal:rounded_as_asked")
+        return Judgment(False, "differ:rounding")
+    if a == r:
+        return Judgment(True, "equal:number")
+    tol = reference_tolerance(nr)
+    if tol and abs(a - r) <= tol * (Fraction(1, 100) if (cues is not None and cues.percentage and not nr.is_percent)
+                                      else 1):
+        return Judgment(True, "equal:within_reference_precision")
+    return Judgment(False, "differ:number")
+
+
+def reference_tolerance(nr: Number) -> Fraction:
+    """Half a unit of the reference's last written digit; 0 for integers, fractions, words."""
+    if nr.kind == "scientific" and nr.sig_figs:
+        v = abs(nr.value)
+        if v == 0:
+            return Fraction(0)
+        e = math.floor(math.log10(float(v)))
+        return Fraction(10) ** (e - nr.sig_figs + 1) / 2
+    if nr.kind in ("decimal", "percent") and nr.decimals:
+        scale = Fraction(1, 100) if nr.is_percent else Fraction(1)
+        return Fraction(1, 10**nr.decimals) / 2 * scale
+    return Fraction(0)
+
+
+_DECIMAL_COMMA_EVIDENCE_RE = re.compile(r"\d,\d{1,2}(?!\d)|\d,\d{4,}")
+_POINT_EVIDENCE_RE = re.compile(r"\d\.\d|\d{1,3}(?:,\d{3}){2,}|\d,\d{3}\.\d")
+
+
+def _comma_reading(na: Number, x: Any) -> Number | None:
+    """R4.1: ``1,234`` read by the convention of the rest of the text; English text (no decimal
+    commas) reads thousands; no evidence in a non-English text: undecided."""
+    texts = " ".join(t for t in (x.question, x.reference, x.response) if t)
+    text = texts.replace(na.text, " ")
+    comma = bool(_DECIMAL_COMMA_EVIDENCE_RE.search(text))
+    point = bool(_POINT_EVIDENCE_RE.search(text))
+    if point and not comma:
+        return na
+    if comma and not point:
+        alt = parse_number(na.text.replace(",", "."))
+        return alt
+    letters = re.findall(r"[^\W\d_]", texts)
+    ascii_share = sum(1 for ch in letters if ch.isascii()) / len(letters) if letters else 0.0
+    return na if ascii_share >= 0.95 and letters else None
+
+
+# ----------------------------------------------------------------------------- numbers and expressions
+def _number_expression(pa: Answer, pr: Answer, cues: Cues | None) -> Judgment | None:
+    ea = pa.value if pa.kind == "expression" else None
+    er = pr.value if pr.kind == "expression" else None
+    if (ea is not None and not _constant(ea)) or (er is not None and not _constant(er)):
+        if pa.kind == "expression" and pr.kind == "expression":
+            comp = compare_answers(pa, pr)
+            if comp.equal is None:
+                return None
+            return Judgment(comp.equal, "equal:expression" if comp.equal else "differ:expression")
+        return Judgment(False, "differ:expression")
+    va = _numeric(pa)
+    vr = _numeric(pr)
+    if va is None or vr is None:
+        comp = compare_answers(pa, pr)
+        if comp.equal is None:
+            return None
+        return Judgment(comp.equal, "equal:expression" if comp.equal else "differ:expression")
+    if pa.kind == "expression" and pr.kind == "expression":
+        comp = compare_answers(pa, pr)
+        if comp.equal is not None:
+            return Judgment(comp.equal, "equal:expression" if comp.equal else "differ:expression")
+    # one side a written number, the other an exact expression (pi, sqrt 2, 1/3 written as \frac)
+    if pr.kind == "number":
+        exact = compare_answers(pa, pr)
+        if exact.equal:
+            return Judgment(True, "equal:number")
+        tol = reference_tolerance(pr.value)
+        if tol and abs(va - float(pr.value.value)) <= float(tol) * (1 + 1e-12):
+            return Judgment(True, "equal:within_reference_precision")
+        return Judgment(False, "differ:number")
+    # the reference is exact, the answer a written decimal
+    na: Number = pa.value
+    exact = compare_answers(pa, pr)
+    if exact.equal:
+        return Judgment(True, "equal:number")
+    if cues is not None and cues.decimal_places is not None:
+        d = cues.decimal_places
+        ok = abs(float(na.value) - round(vr, d)) < 10 ** (-(d + 6)) if abs(vr) < 1e15 else False
+        return Judgment(ok, "equal:rounded_as_asked" if ok else "differ:rounding")
+    if cues is not None and cues.sig_figs is not None:
+        target = _round_sig(vr, cues.sig_figs)
+        ok = target is not None and abs(float(na.value) - target) <= abs(target) * 1e-12
+        return Judgment(ok, "equal:rounded_as_asked" if ok else "differ:rounding")
+    if cues is not None and cues.decimal and na.decimals and na.decimals >= 2:
+        ok = abs(float(na.value) - round(vr, na.decimals)) < 10 ** (-(na.decimals + 6))
+        return Judgment(ok, "equal:rounded_as_asked" if ok else "differ:rounding")
+    return Judgment(False, "differ:exact_value_required" if abs(float(na.value) - vr) < 1e-2 * max(1, abs(vr))
+                    else "differ:number")
+
+
+def _round_sig(v: float, n: int) -> float | None:
+    if v == 0 or not math.isfinite(v):
+        return None
+    e = math.floor(math.log10(abs(v)))
+    return round(v, n - 1 - e)
+
+
+def _constant(e: Any) -> bool:
+    try:
+        return not e.free_symbols
+    except AttributeError:
+        return False
+
+
+def _numeric(a: Answer) -> float | None:
+    if a.kind == "number":
+        return float(a.value.value)
+    v = numeric_value(a.value)
+    if v is None or getattr(v, "imag", 0) != 0:
+        return None
+    try:
+        return float(v.real)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+# ----------------------------------------------------------------------------- quantities
+def _quantities(pa: Answer, pr: Answer, cues: Cues | None, x: Any) -> Judgment | None:
+    requested = cues.unit if cues is not None else None
+    qa = pa.value if pa.kind == "quantity" else None
+    qr = pr.value if pr.kind == "quantity" else None
+    if qa is not None and qr is not None:
+        if qa.dimensionality != qr.dimensionality:
+            return Judgment(False, "differ:dimension")
+        return _quantity_match(qa, qr, _magnitude_number(qr), cues)
+    if qr is not None and pa.kind == "number":
+        # R5.2: a bare number is read in the requested unit, else in the reference's unit
+        if requested:
+            target = convert(qr, requested)
+            if target is not None:
+                return _magnitudes(float(pa.value.value), float(target.magnitude), _magnitude_number(qr), qr, target)
+        na = pa.value
+        nr = _magnitude_number(qr)
+        if nr is not None:
+            return compare_numbers(na, nr, _no_form(cues), x)
+        return None
+    if qr is not None and pa.kind == "expression" and qr.is_angle:
+        va = _numeric(pa)
+        rad = convert(qr, "radian")
+        if va is None or rad is None:
+            return None
+        ok = math.isclose(va, float(rad.magnitude), rel_tol=1e-9, abs_tol=1e-12)
+        return Judgment(ok, "equal:angle" if ok else "differ:angle")
+    if qa is not None and pr.kind == "number":
+        nr: Number = pr.value
+        if requested:
+            conv = convert(qa, requested)
+            if conv is not None:
+                return _magnitudes(float(conv.magnitude), float(nr.value), nr, None, None)
+        if qa.is_angle and qa.unit == "degree":
+            na_deg = _magnitude_number(qa)
+            if na_deg is not None:
+                return compare_numbers(na_deg, nr, _no_form(cues), x)
+        na_w = _magnitude_number(qa)
+        if na_w is not None:
+            j = compare_numbers(na_w, nr, _no_form(cues), x)
+            return j if j.correct else Judgment(False, "differ:unit" if j.reason == "differ:number" else j.reason)
+        return None
+    if qa is not None and pr.kind == "expression" and qa.is_angle:
+        vr = _numeric(pr)
+        rad = convert(qa, "radian")
+        if vr is None or rad is None:
+            return None
+        ok = math.isclose(vr, float(rad.magnitude), rel_tol=1e-9, abs_tol=1e-12)
+        return Judgment(ok, "equal:angle" if ok else "differ:angle")
+    return None
+
+
+def _magnitude_number(q: Quantity) -> Number | None:
+    """The reference magnitude as written (its precision sets the tolerance)."""
+    from verifier_runtime.toolkit.units import _split
+
+    split = _split(q.text) if q.text else None
+    return split[0] if split is not None else None
+
+
+def _quantity_match(qa: Quantity, qr: Quantity, nr: Number | None, cues: Cues | None) -> Judgment:
+    conv = convert(qa, qr.unit)
+    if conv is None:
+        return Judgment(False, "differ:unit")
+    a = float(conv.magnitude)
+    r = float(qr.magnitude)
+    if cues is not None and cues.decimal_places is not None and qa.unit == qr.unit:
+        d = cues.decimal_places
+        ok = abs(a - round(r, d)) < 10 ** (-(d + 6)) or math.isclose(a, r, rel_tol=1e-12)
+        return Judgment(ok, "equal:rounded_as_asked" if ok else "differ:rounding")
+    if cues is not None and cues.sig_figs is not None:
+        target = _round_sig(r, cues.sig_figs)
+        t_conv = None if target is None else target
+        ok = t_conv is not None and (math.isclose(a, t_conv, rel_tol=1e-9) or math.isclose(a, r, rel_tol=1e-12))
+        return Judgment(ok, "equal:rounded_as_asked" if ok else "differ:rounding")
+    return _magnitudes(a, r, nr, None, None)
+
+
+def _magnitudes(a: float, r: float, nr: Number | None, q_from: Quantity | None, q_to: Quantity | None) -> Judgment:
+    """Compare magnitudes in one unit: exact (up to float noise), or within the reference's
+    stated precision (scaled by the conversion when the reference was converted)."""
+    if not (math.isfinite(a) and math.isfinite(r)):
+        return Judgment(False, "differ:quantity")
+    if math.isclose(a, r, rel_tol=1e-9, abs_tol=1e-15):
+        return Judgment(True, "equal:quantity")
+    tol = float(reference_tolerance(nr)) if nr is not None else 0.0
+    if tol and q_from is not None and q_to is not None and float(q_from.magnitude):
+        tol *= abs(float(q_to.magnitude) / float(q_from.magnitude))
+    if tol and abs(a - r) <= tol * (1 + 1e-9):
+        return Judgment(True, "equal:within_reference_precision")
+    return Judgment(False, "differ:quantity")
+
+
+# ----------------------------------------------------------------------------- text
+_PEER_SPLIT_RE = re.compile(r"\s*(?:,\s*and\s+|,\s*or\s+|\s+and\s+|\s+or\s+|\s*&\s*|\s*,\s*)\s*", re.IGNORECASE)
+_MAX_SHORT_ANSWER_WORDS = 60
+
+
+def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
+    """R6.4 (and R6.1 for case): normalised text, aliases, the reference phrase in a short answer."""
+    ia, ir = parse_identifier(answer), parse_identifier(ref)
+    if ia is not None and ir is not None and ia.kind != "word" and ir.kind != "word":
+        same = identifiers_equal(ia, ir)
+        if same is not None:
+            if not same and ia.text.casefold() == ir.text.casefold():
+                return Judgment(False, "differ:case")
+            return Judgment(same, "equal:identifier" if same else "differ:identifier")
+    aliases = reference_aliases(ref)
+    for alias in aliases:
+        if text_match(answer, alias):
+            if _case_carrying(alias) and _strip_case(answer) != _strip_case(alias):
+                return Judgment(False, "differ:case")
+            return Judgment(True, "equal:text" if len(aliases) == 1 else "equal:alias")
+    words = len(answer.split())
+    if words <= _MAX_SHORT_ANSWER_WORDS:
+        for alias in aliases:
+            if len(normalize_text(alias)) < 1 or not contains_answer(answer, alias):
+                continue
+            if _case_carrying(alias) and alias not in answer:
+                return Judgment(False, "differ:case")
+            if _has_peer(answer, alias, x.question if x is not None else ""):
+                return Judgment(False, "hedge:list_for_single_answer")
+            return Judgment(True, "equal:reference_in_answer")
+    if _REFUSAL_RE.match(answer.strip()):
+        return Judgment(False, "invalid:refusal")
+    pa = parse_answer(answer)
+    pr = parse_answer(ref)
+    if pr is not None and pr.kind != "text" and (pa is None or pa.kind == "text"):
+        return Judgment(False, "differ:answer_not_comparable")
+    return Judgment(False, "differ:text")
+
+
+def _strip_case(s: str) -> str:
+    return re.sub(r"[\s$*_`]|\\text\{|\\mathrm\{|[{}]", "", s).rstrip(".")
+
+
+def _case_carrying(s: str) -> bool:
+    """R6.1: mixed case inside a token (``mRNA``, ``NaCl``, ``CO``), a formula or a sequence."""
+    t = _strip_case(s)
+    if not t or len(t) > 64 or " " in s.strip():
+        return False
+    ident = parse_identifier(s)
+    if ident is not None and ident.kind in ("chemical_formula", "identifier"):
+        return True
+    letters = [ch for ch in t if ch.isalpha()]
+    if len(letters) < 2:
+        return False
+    word = "".join(letters)
+    return not (word.islower() or word.isupper() or (word[0].isupper() and word[1:].islower())) or (
+        word.isupper() and len(word) <= 4)
+
+
+def _has_peer(answer: str, alias: str, question: str) -> bool:
+    """R2.3 for prose: "Paris and Lyon" offers a second answer beside the reference."""
+    parts = [p for p in _PEER_SPLIT_RE.split(answer.strip().rstrip(".")) if p and p.strip()]
+    if len(parts) < 2 or len(answer.split()) > 12:
+        return False
+    na = normalize_text(alias)
+    if not any(normalize_text(p) == na for p in parts):
+        return False
+    q = normalize_text(question)
+    for p in parts:
+        np_ = normalize_text(p)
+        if not np_ or np_ == na or na in np_ or np_ in na:
+            continue
+        if len(p.split()) <= 4 and np_ not in q:
+            return True
+    return False
