@@ -57,6 +57,10 @@ class Commitment:
     negated: tuple[str, ...] = ()
     retracted: tuple[str, ...] = ()
     method: str = "none"
+    #: the committed answer's text before it was split into candidates
+    text: str | None = None
+    #: the candidates in order with repeats kept (``C, C, B``): for comparison with a sequence
+    items: tuple[str, ...] = ()
 
     @property
     def several(self) -> bool:
@@ -218,7 +222,7 @@ _OR_WORDS_RE = re.compile(
     r"possibly\s+|perhaps\s+|alternatively\s+|even\s+)?|\\lor|\u2228)\s*",
     re.IGNORECASE,
 )
-_AND_WORDS_RE = re.compile(r"\s*,?\s*(?:\\(?:text|mathrm|textrm)\s*\{\s*and\s*\}|\band\b|&|\\&|\\quad)\s*", re.IGNORECASE)
+_AND_WORDS_RE = re.compile(r"\s*,?\s*(?:\\(?:text|mathrm|textrm)\s*\{\s*and\s*\}|\band\b|&|\\&)\s*", re.IGNORECASE)
 _HEDGE_WORDS_RE = re.compile(
     r"\b(?:either|maybe|perhaps|possibly|probably|could\s+be|might\s+be|may\s+be|or\s+maybe|or\s+possibly|"
     r"alternatively|not\s+sure|unsure|one\s+of)\b",
@@ -306,17 +310,33 @@ def _digit_commas_are_numbers(s: str) -> bool:
         len(re.match(r"\d*", g).group(0)) == 3 for g in groups[1:])
 
 
-def split_candidates(answer: str) -> tuple[tuple[str, ...], str, bool]:
+_LATEX_SPACE_RE = re.compile(r"(?<!\\)\\(?:quad|qquad|[,;:! ])|~")
+_MAX_PROSE_ALTERNATIVE_WORDS = 5
+
+
+def _value_like(part: str) -> bool:
+    """A list item must be a value: a number, quantity, expression, equation, set, interval or
+    a choice letter; prose ("December 14") is not, so "December 14, 2016" stays one answer."""
+    from verifier_runtime.toolkit.compare import parse_answer
+
+    p = parse_answer(part)
+    return p is not None and p.kind != "text"
+
+
+def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[str, ...], str, bool]:
     """``(candidates, joiner, hedged)`` of one final answer text.
 
-    Mathematical answers split at top-level "or", "and", commas and semicolons; prose splits
-    only at "or" ("Fe or Cu", "either Paris or Lyon") and at ``A/B`` between two short words.
+    Several values split at top-level "or", "and", commas and semicolons when every part is
+    a value (a number, an expression, an equation, a letter ...); prose splits only at a short
+    "or" ("Fe or Cu", "either Paris or Lyon") and at ``A/B`` between two short words.
     Brackets keep their content together: ``(1, 5)`` and ``\\{2, 9\\}`` are one candidate.
+    Repeated values are dropped unless ``keep_repeats`` (a reference ``C, C, B`` is a sequence).
     """
     text = answer.strip()
     if not text:
         return (), "single", False
     hedged = bool(_HEDGE_WORDS_RE.search(text))
+    either = bool(_EITHER_RE.match(text))
     body = _HEDGE_LEAD_RE.sub("", _EITHER_RE.sub("", text, count=1), count=1) or text
     led = _ANSWER_LEAD_RE.sub("", body, count=1)
     if led and led != body and _is_mathy(led):
@@ -325,28 +345,31 @@ def split_candidates(answer: str) -> tuple[tuple[str, ...], str, bool]:
     if paren:
         body = f"{paren.group('a')} or {paren.group('b')}"
         hedged = True
-    mathy = _is_mathy(body)
+    if "\\" in body:
+        body = _LATEX_SPACE_RE.sub(" ", _protect_groups(body))
     low = body.lower()
     parts = [body]
     joiner = "single"
     if " or " in low or "\\lor" in body or "\u2228" in body or "{or}" in low.replace(" ", ""):
         pieces = [p for p in (clean_answer(x) for x in _top_level_split(body, _OR_WORDS_RE)) if p]
         if len(pieces) > 1:
-            parts, joiner = pieces, "or"
-    if joiner == "single" and mathy:
+            prose = not all(_value_like(p) for p in pieces)
+            short = all(len(p.split()) <= _MAX_PROSE_ALTERNATIVE_WORDS for p in pieces)
+            if not prose or short or (either and all(len(p.split()) <= 2 * _MAX_PROSE_ALTERNATIVE_WORDS for p in pieces)):
+                parts, joiner = pieces, "or"
+    if joiner == "single" and ("," in body or ";" in body or " and " in low or "&" in body or "{and}" in low.replace(" ", "")):
         pieces = [body]
-        if " and " in low or "&" in body or "{and}" in low.replace(" ", "") or "\\quad" in body:
+        if " and " in low or "&" in body or "{and}" in low.replace(" ", ""):
             pieces = [p for p in (clean_answer(x) for x in _top_level_split(body, _AND_WORDS_RE)) if p]
         out: list[str] = []
         for piece in pieces:
-            sub = _top_level_split(piece, re.compile(r"\s*;\s*"))
-            for q in sub:
+            for q in _top_level_split(piece, _SEMICOLON_RE):
                 if "," in q and not _digit_commas_are_numbers(q.replace(" ", "")) or ", " in q:
                     out.extend(x for x in _top_level_split(q, _LIST_COMMA_RE) if x.strip())
                 else:
                     out.append(q)
         out = [c for c in (clean_answer(o) for o in out) if c]
-        if len(out) > 1:
+        if len(out) > 1 and all(_value_like(o) for o in out):
             parts, joiner = out, "and"
     if joiner == "single":
         m = _SLASH_HEDGE_RE.match(body)
@@ -355,16 +378,25 @@ def split_candidates(answer: str) -> tuple[tuple[str, ...], str, bool]:
     if joiner == "or":
         parts = [clean_answer(_HEDGE_LEAD_RE.sub("", _EITHER_RE.sub("", p, count=1), count=1)) for p in parts]
         parts = [p for p in parts if p]
-    distinct: list[str] = []
+    kept: list[str] = []
     seen: set[str] = set()
     for p in parts:
         k = _key(p)
-        if k not in seen:
+        if keep_repeats or k not in seen:
             seen.add(k)
-            distinct.append(p)
-    if len(distinct) <= 1:
-        return (clean_answer(body) if joiner != "single" or body != text else text,), "single", hedged
-    return tuple(distinct), joiner, hedged
+            kept.append(p)
+    if len(seen) <= 1 and not (keep_repeats and len(kept) > 1):
+        return ((kept[0] if kept else text) if joiner != "single" else text,), "single", hedged
+    return tuple(kept), joiner, hedged
+
+
+_SEMICOLON_RE = re.compile(r"\s*;\s*")
+_DIGIT_GROUP_RE = re.compile(r"(?<=\d)(?:,\s*\\[!,;: ]\s*|\{,\})(?=\d{3}(?!\d))")
+
+
+def _protect_groups(s: str) -> str:
+    """``12,\\!345`` and ``12{,}345`` keep their digit groups (a thousands separator, not a list)."""
+    return _DIGIT_GROUP_RE.sub(",", s)
 
 
 _LABEL_RE = re.compile(
@@ -482,13 +514,32 @@ def _commitment(ex: Extracted) -> Commitment:
                 return Commitment(None, (), reason=why, negated=tuple(negated), retracted=tuple(retracted),
                                   method=ex.method)
             answer = affirmed
-        candidates, joiner, hedged = split_candidates(answer)
+        text = answer
+        items, joiner, hedged = split_candidates(answer, keep_repeats=True)
+        candidates = _distinct(items)
     else:
+        text = ", ".join(candidates)
+        items = candidates
         hedged = hedged or any(_HEDGE_WORDS_RE.search(c) for c in candidates)
     if len(candidates) > 1:
-        labels = [strip_label(c) for c in candidates]
+        labels = [strip_label(c) for c in items]
         names = {lab for lab, _ in labels}
         if len(names) == 1 and None not in names:
-            candidates = tuple(v for _, v in labels)  # "y = 1 or y = 4": the values of one unknown
-        answer = ", ".join(candidates) if joiner != "or" else " or ".join(candidates)
-    return Commitment(answer, candidates, joiner, hedged, reason, tuple(negated), tuple(retracted), ex.method)
+            items = tuple(v for _, v in labels)  # "y = 1 or y = 4": the values of one unknown
+            candidates = _distinct(items)
+        answer = ", ".join(items) if joiner != "or" else " or ".join(candidates)
+    elif candidates:
+        answer = candidates[0]
+    return Commitment(answer, candidates, joiner, hedged, reason, tuple(negated), tuple(retracted), ex.method,
+                      text, items)
+
+
+def _distinct(items: tuple[str, ...]) -> tuple[str, ...]:
+    out: list[str] = []
+    seen: set[str] = set()
+    for it in items:
+        k = _key(it)
+        if k not in seen:
+            seen.add(k)
+            out.append(it)
+    return tuple(out)

@@ -94,7 +94,7 @@ def reference_values(ref: str, cues: Cues | None = None) -> tuple[str, ...]:
     x = 4``; one for prose (``Paris, France``) and for any single value."""
     if not ref:
         return ()
-    cands, joiner, _ = split_candidates(ref)
+    cands, joiner, _ = split_candidates(ref, keep_repeats=True)
     if joiner == "single" or len(cands) < 2:
         return (ref,)
     if joiner == "or" and not _mathy(ref):
@@ -107,8 +107,8 @@ def reference_values(ref: str, cues: Cues | None = None) -> tuple[str, ...]:
 
 def reference_aliases(ref: str) -> tuple[str, ...]:
     """Accepted spellings of a text reference: ``Humble Pie/HUMBLE PIE``, ``tea or coffee``."""
-    if _mathy(ref) and not re.search(r"[A-Za-z]{3,}", ref):
-        return (ref,)
+    if _mathy(ref):
+        return (ref,)  # "1/2", "\\frac{a}{b}": a slash in mathematics is a quotient
     parts = [p.strip() for p in _TEXT_ALIAS_RE.split(ref) if p and p.strip()]
     return tuple(parts) if len(parts) > 1 else (ref,)
 
@@ -156,6 +156,10 @@ def _judge(x: Any) -> Judgment:
         return Judgment(False, "invalid:echo")
     cues = x.cues
     options = x.options
+    if c.several and (options or _is_letter(ref)) and c.text:
+        j = _choice(c.text, ref, options, cues)  # "(A) 3 and 5": one option, written with its text
+        if j is not None and j.correct:
+            return j
     if c.several:
         return _several(x, c, cues, options)
     answer = c.candidates[0] if c.candidates else c.answer
@@ -208,13 +212,16 @@ def _several(x: Any, c: Commitment, cues: Cues | None, options: dict[str, str]) 
     if options or all(_is_letter(k) for k in cands):
         letters = [parse_choice(k, options or None) for k in cands]
         if cues is not None and cues.several and all(letters):
-            want = {parse_choice(p, options or None) for p in reference_values(ref)}
+            want_seq = [parse_choice(p, options or None) for p in reference_values(ref)]
+            if len(set(want_seq)) < len(want_seq):  # repeated letters: answers to parts, in order
+                got_seq = [parse_choice(k, options or None) for k in c.items]
+                return Judgment(got_seq == want_seq, "equal:choices" if got_seq == want_seq else "differ:choices")
             got = set(letters)
-            return Judgment(got == want, "equal:choices" if got == want else "differ:choices")
+            return Judgment(got == set(want_seq), "equal:choices" if got == set(want_seq) else "differ:choices")
         if len(set(letters)) > 1 or None in letters:
             return Judgment(False, "hedge:alternatives" if c.joiner == "or" else "hedge:list_for_single_answer")
     if several_allowed(x):
-        return _compare_lists(cands, x, cues, ordered_answer=c.joiner == "and")
+        return _compare_lists(list(c.items) or cands, x, cues, ordered_answer=c.joiner == "and")
     # one value asked: several different candidates are a hedge, unless they all agree
     first = cands[0]
     if all(_values_agree(first, k) or text_match(first, k) for k in cands[1:]):
@@ -239,7 +246,8 @@ def _compare_lists(cands: list[str], x: Any, cues: Cues | None, *, ordered_answe
         r = collections_equal(coll, pr.value) if not ordered else _in_order([_element(a) for a in answer_items],
                                                                            list(items))
         return _list_verdict(r, len(cands), len(items))
-    ordered = cues is not None and cues.ordered
+    keys = [_squash(v).lower() for v in ref_vals]
+    ordered = (cues is not None and cues.ordered) or len(set(keys)) < len(keys)  # repeats: answers in order
     used = [False] * len(ref_vals)
     matched = 0
     for k, cand in enumerate(cands):
@@ -642,12 +650,13 @@ def _quantities(pa: Answer, pr: Answer, cues: Cues | None, x: Any) -> Judgment |
             return compare_numbers(na, nr, _no_form(cues), x)
         return None
     if qr is not None and pa.kind == "expression" and qr.is_angle:
+        # R5.2: a bare value is read in the reference's unit (pi/12 against 15 degrees is not 15 degrees)
         va = _numeric(pa)
-        rad = convert(qr, "radian")
-        if va is None or rad is None:
+        unit_value = float(qr.magnitude)
+        if va is None:
             return None
-        ok = math.isclose(va, float(rad.magnitude), rel_tol=1e-9, abs_tol=1e-12)
-        return Judgment(ok, "equal:angle" if ok else "differ:angle")
+        ok = math.isclose(va, unit_value, rel_tol=1e-9, abs_tol=1e-12)
+        return Judgment(ok, "equal:quantity" if ok else "differ:unit")
     if qa is not None and pr.kind == "number":
         nr: Number = pr.value
         if requested:
@@ -724,10 +733,10 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
     ia, ir = parse_identifier(answer), parse_identifier(ref)
     if ia is not None and ir is not None and ia.kind != "word" and ir.kind != "word":
         same = identifiers_equal(ia, ir)
-        if same is not None:
-            if not same and ia.text.casefold() == ir.text.casefold():
-                return Judgment(False, "differ:case")
-            return Judgment(same, "equal:identifier" if same else "differ:identifier")
+        if same:
+            return Judgment(True, "equal:identifier")
+        if same is False and ia.text.casefold() == ir.text.casefold() and any(ch.isalpha() for ch in ia.text):
+            return Judgment(False, "differ:case")
     aliases = reference_aliases(ref)
     for alias in aliases:
         if text_match(answer, alias):
@@ -735,15 +744,20 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 return Judgment(False, "differ:case")
             return Judgment(True, "equal:text" if len(aliases) == 1 else "equal:alias")
     words = len(answer.split())
+    question = x.question if x is not None else ""
     if words <= _MAX_SHORT_ANSWER_WORDS:
         for alias in aliases:
             if len(normalize_text(alias)) < 1 or not contains_answer(answer, alias):
                 continue
+            if question and contains_answer(question, alias):
+                continue  # a phrase the question already holds is no evidence of an answer
             if _case_carrying(alias) and alias not in answer:
                 return Judgment(False, "differ:case")
             if _has_peer(answer, alias, x.question if x is not None else ""):
                 return Judgment(False, "hedge:list_for_single_answer")
-            return Judgment(True, "equal:reference_in_answer")
+            stated = _stated_in(answer, alias)
+            if stated is not None:
+                return Judgment(stated, "equal:reference_in_answer" if stated else "differ:reference_not_committed")
     if _REFUSAL_RE.match(answer.strip()):
         return Judgment(False, "invalid:refusal")
     pa = parse_answer(answer)
@@ -758,19 +772,63 @@ def _strip_case(s: str) -> str:
 
 
 def _case_carrying(s: str) -> bool:
-    """R6.1: mixed case inside a token (``mRNA``, ``NaCl``, ``CO``), a formula or a sequence."""
+    """R6.1: a chemical formula (``Co``, ``CO``, ``NaCl``) or a token with case inside it
+    (``mRNA``, ``pH``, ``mW``); ordinary words, acronyms and numbers carry no case."""
     t = _strip_case(s)
     if not t or len(t) > 64 or " " in s.strip():
         return False
-    ident = parse_identifier(s)
-    if ident is not None and ident.kind in ("chemical_formula", "identifier"):
-        return True
-    letters = [ch for ch in t if ch.isalpha()]
-    if len(letters) < 2:
+    letters = "".join(ch for ch in t if ch.isalpha())
+    if not letters:
         return False
-    word = "".join(letters)
-    return not (word.islower() or word.isupper() or (word[0].isupper() and word[1:].islower())) or (
-        word.isupper() and len(word) <= 4)
+    ident = parse_identifier(s)
+    if ident is not None and ident.kind == "chemical_formula":
+        return True
+    return not (letters.islower() or letters.isupper() or (letters[0].isupper() and letters[1:].islower()))
+
+
+_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])|\n+")
+_NOT_COMMITTED_RE = re.compile(
+    r"\b(?:not|no|never|unlikely|less\s+likely|rule[sd]?\s+out|ruled\s+out|excluded?|rather\s+than|instead\s+of|versus|vs|"
+    r"differentials?|maybe|might|possibly|perhaps|could\s+be|or|either|neither|nor|isn'?t|wasn'?t|aren'?t)\b",
+    re.IGNORECASE,
+)
+_SHORT_STATEMENT_WORDS = 12
+
+
+def _stated_in(answer: str, alias: str) -> bool | None:
+    """R6.4: the reference phrase is the answer a short reply states, or in a longer reply the
+    answer its first or last sentence states; not negated or offered beside another candidate
+    (the words just before and after it decide); a phrase mentioned in passing inside a
+    paragraph is not a committed answer. ``None``: the phrase is not there at all."""
+    if len(answer.split()) <= _SHORT_STATEMENT_WORDS:
+        return _committed_near(answer, alias)
+    sentences = [t for t in _SENTENCE_RE.split(answer.strip()) if t.strip()]
+    ends = sentences[:1] + sentences[-1:] if len(sentences) > 1 else sentences
+    found = False
+    for sent in ends:
+        if contains_answer(sent, alias):
+            found = True
+            if _committed_near(sent, alias):
+                return True
+    return False if found or sentences else None
+
+
+_WINDOW_BEFORE, _WINDOW_AFTER = 6, 3
+
+
+def _committed_near(text: str, alias: str) -> bool:
+    """No negation or alternative among the few words around the (first) mention of ``alias``."""
+    m = re.search(re.escape(alias), text, flags=re.IGNORECASE)
+    if m is None:
+        norm, nalias = normalize_text(text), normalize_text(alias)
+        k = norm.find(nalias)
+        if k < 0:
+            return not _NOT_COMMITTED_RE.search(text)
+        before, after = norm[:k], norm[k + len(nalias):]
+    else:
+        before, after = text[: m.start()], text[m.end():]
+    window = " ".join(before.split()[-_WINDOW_BEFORE:] + after.split()[:_WINDOW_AFTER])
+    return not _NOT_COMMITTED_RE.search(window)
 
 
 def _has_peer(answer: str, alias: str, question: str) -> bool:
