@@ -21,7 +21,7 @@ from tasks.features import answer_object, error_type, shape
 from tasks.render import instantiate, load_template, render_module
 from tasks.schema import Example
 from tasks.templates import TEMPLATE_NAMES
-from verifier_runtime.policy import check_module_source, load_module_source
+from verifier_runtime.sandbox import check_module_source, load_module_source
 from verifier_runtime.triple import Triple
 from verifier_runtime.types import Decision, FallbackResult
 

@@ -38,7 +38,7 @@ class LoadedModule:
 
 
 def _load_modules(artifact: Artifact, exclude_groups: frozenset[str]) -> tuple[LoadedModule, ...]:
-    from verifier_runtime.policy import ModulePolicyError, load_module_source
+    from verifier_runtime.sandbox import ModulePolicyError, load_module_source
 
     out = []
     for entry in artifact.modules:
