@@ -6,7 +6,7 @@ import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from verifier_runtime.artifact import (
@@ -25,7 +25,9 @@ from verifier_runtime.limits import (
     BudgetExceeded,
     call_in_pool,
     call_with_budget,
+    end_limit_notes,
     remaining,
+    start_limit_notes,
 )
 from verifier_runtime.triple import Triple
 from verifier_runtime.types import ABSTAIN, Decision, FallbackResult, Verdict
@@ -233,6 +235,14 @@ class Verifier:
 
     def verify(self, question: Any, reference: Any, response: Any) -> Verdict:
         """Verify one triple. Never raises (unless ``strict=True``)."""
+        token = start_limit_notes()
+        try:
+            verdict = self._verify(question, reference, response)
+        finally:
+            notes = end_limit_notes(token)
+        return _with_limit_notes(verdict, notes) if notes else verdict
+
+    def _verify(self, question: Any, reference: Any, response: Any) -> Verdict:
         t0 = time.perf_counter()
         try:
             deadline = self._deadline()
@@ -319,6 +329,16 @@ class Verifier:
         if x.oversized:
             return [(m.info.id, Decision(ABSTAIN, "input_too_large")) for m in self._modules]
         return [(m.info.id, self._run_module(m, x)) for m in self._modules]
+
+
+def _with_limit_notes(verdict: Verdict, notes: list[str]) -> Verdict:
+    """A verdict that names the hard limits that refused work on its way (``limit:<what>``): in
+    the trace always, and in the reason when no module decided (the judge or the abstention
+    may be due to the refusal)."""
+    trace = verdict.trace + tuple(("*", ABSTAIN, n) for n in notes)
+    direct = verdict.decided_by not in ("none", "error") and not verdict.fallback_called
+    reason = verdict.reason if direct else f"{verdict.reason};{notes[0]}"
+    return replace(verdict, reason=reason, trace=trace)
 
 
 def load_verifier(
