@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tasks.construct.audit import HASH_SEEDS, audit_module
-from verifier_runtime.policy import (
+from verifier_runtime.sandbox import (
     ModulePolicyError,
     ModuleView,
     check_module_source,

@@ -15,7 +15,7 @@ from tasks.construct.state import PoolState
 from tasks.construct.templates import TEMPLATE_NAMES
 from tasks.construct.validate import validate_draft
 from tasks.data.schema import Example
-from verifier_runtime.policy import check_module_source, load_module_source
+from verifier_runtime.sandbox import check_module_source, load_module_source
 from verifier_runtime.triple import Triple
 from verifier_runtime.types import Decision, FallbackResult
 

@@ -159,7 +159,8 @@ def test_eight_threads_at_once() -> None:
 
 
 def test_numeric_value_is_bounded() -> None:
-    from verifier_runtime.toolkit.latex import _ctx, numeric_value
+    from verifier_runtime.toolkit.latex import numeric_value
+    from verifier_runtime.toolkit.latex.numeric import _ctx
 
     e = parse_expression("\\sin(e^{x^{100}})")
     x = sorted(e.free_symbols, key=str)

@@ -32,7 +32,8 @@ MAX_LITERAL_DIGITS = 400
 MAX_EXPONENT = 10_000
 MAX_FACTORIAL_ARG = 1_000
 # Time budgets (seconds).
-DEFAULT_CALL_BUDGET_S = 1.5
+DEFAULT_CALL_BUDGET_S = 1.5  # a whole verify call: modules and an in-process judge
+DEFAULT_REMOTE_CALL_BUDGET_S = 60.0  # a whole verify call whose judge is networked (an LLM needs seconds)
 DEFAULT_MODULE_BUDGET_S = 0.5
 
 
@@ -242,3 +243,41 @@ def budget(seconds: float, *, hard: bool = True):
                     break
                 except BudgetExceeded:  # one that was already pending: it is spent
                     continue
+
+
+# --- bounded waits on work that cannot be interrupted (network calls) ----------------------
+
+_POOL_WORKERS = 32
+_pool: list = [None, 0]  # [executor, pid it was made in]
+_pool_lock = threading.Lock()
+
+
+def _executor():
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool, pid = _pool
+    if pool is None or pid != _PID[0]:
+        with _pool_lock:
+            if _pool[0] is None or _pool[1] != _PID[0]:  # first use, or a forked child (threads are gone)
+                _pool[0] = ThreadPoolExecutor(max_workers=_POOL_WORKERS, thread_name_prefix="autoverifier-wait")
+                _pool[1] = _PID[0]
+            pool = _pool[0]
+    return pool
+
+
+def call_in_pool(seconds: float, fn, arg):
+    """``fn(arg)`` on a pooled thread; the caller waits at most ``seconds``.
+
+    For work that must not be interrupted (a network request holds connection-pool locks): on
+    time-out the work goes on in the background and :class:`BudgetExceeded` is raised here. At
+    most 32 such calls run at once per process; a call that waits for a free thread spends its
+    own budget doing so.
+    """
+    from concurrent.futures import TimeoutError as FutureTimeout
+
+    future = _executor().submit(fn, arg)
+    try:
+        return future.result(timeout=max(0.0, seconds))
+    except FutureTimeout:
+        future.cancel()  # still queued: never starts
+        raise BudgetExceeded("time budget exceeded while waiting") from None

@@ -17,13 +17,13 @@ from typing import Any
 
 from verifier_runtime.limits import MAX_ANSWER_CHARS, MAX_EXPR_DEPTH, MAX_EXPR_NODES, check_deadline
 from verifier_runtime.toolkit.latex import (
-    _sympy,
     equations_equal,
     numeric_value,
     parse_equation,
     parse_expression,
     values_equal,
 )
+from verifier_runtime.toolkit.latex.convert import _sympy
 from verifier_runtime.toolkit.numbers import Number, numbers_close, parse_number
 
 # Patterns of the parsing hot path, compiled once (re's own cache lookup costs per call).

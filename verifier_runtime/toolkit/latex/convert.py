@@ -1,0 +1,180 @@
+"""Guarded parsing to sympy: tokenize, parse, guard, then convert (sympy is imported lazily)."""
+
+from __future__ import annotations
+
+import threading
+from fractions import Fraction
+from typing import Any
+
+from verifier_runtime.limits import MAX_ANSWER_CHARS, MAX_EXPR_DEPTH, check_deadline
+from verifier_runtime.toolkit.latex.guard import _guard
+from verifier_runtime.toolkit.latex.parser import _Parser
+from verifier_runtime.toolkit.latex.tokens import Node, ParseRefused, _tokenize
+from verifier_runtime.toolkit.numbers import Number
+
+_SYMPY_LOCK = threading.Lock()
+_SYMPY: Any = None
+
+
+def _sympy() -> Any:
+    global _SYMPY
+    if _SYMPY is None:
+        with _SYMPY_LOCK:
+            if _SYMPY is None:
+                import sympy
+
+                _SYMPY = sympy
+    return _SYMPY
+
+
+def _to_sympy(n: Node) -> Any:
+    sp = _sympy()
+    check_deadline()
+    tag = n[0]
+    if tag == "num":
+        v: Fraction = n[1]
+        return sp.Integer(v.numerator) if v.denominator == 1 else sp.Rational(v.numerator, v.denominator)
+    if tag == "const":
+        return {"pi": sp.pi, "E": sp.E, "I": sp.I, "oo": sp.oo}[n[1]]
+    if tag == "sym":
+        return sp.Symbol(n[1])
+    if tag == "neg":
+        return -_to_sympy(n[1])
+    if tag == "inv":
+        d = _to_sympy(n[1])
+        if d == 0:
+            raise ParseRefused("division by zero")
+        return sp.Pow(d, -1)
+    if tag == "add":
+        return sp.Add(*[_to_sympy(c) for c in n[1]])
+    if tag == "mul":
+        return sp.Mul(*[_to_sympy(c) for c in n[1]])
+    if tag == "pow":
+        return sp.Pow(_to_sympy(n[1]), _to_sympy(n[2]))
+    if tag == "deg":
+        return _to_sympy(n[1]) * sp.pi / 180
+    if tag == "fact":
+        return sp.factorial(_to_sympy(n[1]))
+    if tag == "binom":
+        return sp.binomial(_to_sympy(n[1]), _to_sympy(n[2]))
+    if tag == "root":
+        return sp.root(_to_sympy(n[1]), _to_sympy(n[2]))
+    if tag == "log":
+        base = _to_sympy(n[1]) if n[1] is not None else None
+        arg = _to_sympy(n[2])
+        return sp.log(arg, base) if base is not None else sp.log(arg)
+    if tag == "func":
+        name = n[1]
+        args = [_to_sympy(c) for c in n[2]]
+        if name == "ln":
+            return sp.log(*args)
+        if name == "log":
+            return sp.log(*args)  # natural log; write \log_{10} for base ten
+        if name == "lg":
+            return sp.log(args[0], 10)
+        if name == "abs":
+            return sp.Abs(*args)
+        if name == "sqrt":
+            return sp.sqrt(*args)
+        return getattr(sp, name)(*args)
+    raise ParseRefused(f"unknown node {tag}")
+
+
+# --- public parsing ----------------------------------------------------------------------------
+
+_WRAPPERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
+
+
+def _clean(s: str) -> str:
+    s = s.strip()
+    for left, right in _WRAPPERS:
+        if len(s) >= len(left) + len(right) and s.startswith(left) and s.endswith(right):
+            s = s[len(left) : len(s) - len(right)].strip()
+    if s.endswith(".") and not s[-2:-1].isdigit():
+        s = s[:-1].rstrip()
+    s = s.replace("{,}", "").replace("\\%", "%")
+    return s
+
+
+def _pre_check(s: object) -> str | None:
+    if not isinstance(s, str) or not s.strip() or len(s) > MAX_ANSWER_CHARS or "\x00" in s:
+        return None
+    depth = best = 0
+    for ch in s:
+        if ch in "({[":
+            depth += 1
+            best = max(best, depth)
+        elif ch in ")}]":
+            depth -= 1
+    if best > MAX_EXPR_DEPTH:
+        return None
+    return _clean(s)
+
+
+def parse_ast(s: object, *, imaginary_unit: bool = True) -> tuple[Node, float | None, int] | None:
+    """The guarded AST of ``s`` with its constant-size bound and node count, or ``None``."""
+    text = _pre_check(s)
+    if not text:
+        return None
+    try:
+        tokens = _tokenize(text)
+        if not tokens:
+            return None
+        if any(t == ("op", "=") or t[1] in ("<", ">", "le", "ge", "leq", "geq", "neq", "ne") for t in tokens):
+            return None
+        if any(t[1] in ("pm", "mp") for t in tokens) or any(t == ("op", ",") for t in tokens):
+            return None
+        use_i = imaginary_unit and not _subscript_i(tokens)
+        node = _Parser(tokens, imaginary_unit=use_i).parse()
+        size, count = _guard(node)
+        return node, size, count
+    except (ParseRefused, ValueError, RecursionError, OverflowError, ZeroDivisionError, IndexError, TypeError):
+        return None
+    except Exception:  # noqa: BLE001 - a primitive never raises on input
+        return None
+
+
+def _subscript_i(tokens: list[tuple[str, str]]) -> bool:
+    return any(tokens[k] == ("op", "_") and tokens[k + 1][1] in ("i", "{") and
+               (tokens[k + 1][1] == "i" or (k + 2 < len(tokens) and tokens[k + 2][1] == "i"))
+               for k in range(len(tokens) - 1))
+
+
+def parse_expression(s: object, *, imaginary_unit: bool = True) -> Any:
+    """LaTeX or plain math ``s`` as a sympy expression, or ``None`` (unparseable or over a limit)."""
+    parsed = parse_ast(s, imaginary_unit=imaginary_unit)
+    if parsed is None:
+        return None
+    try:
+        return _to_sympy(parsed[0])
+    except (ParseRefused, ValueError, TypeError, RecursionError, OverflowError, ZeroDivisionError, AttributeError):
+        return None
+
+
+def number_to_expr(n: Number) -> Any:
+    """A :class:`Number` as an exact sympy Rational."""
+    sp = _sympy()
+    return sp.Rational(n.value.numerator, n.value.denominator)
+
+
+def is_constant(expr: Any) -> bool:
+    """Whether a sympy expression has no free symbols."""
+    try:
+        return not expr.free_symbols
+    except AttributeError:
+        return False
+
+
+
+def parse_equation(s: object, *, imaginary_unit: bool = True) -> tuple[Any, Any] | None:
+    """``"lhs = rhs"`` (exactly one top-level ``=``) as a pair of sympy expressions, or ``None``."""
+    text = _pre_check(s)
+    if not text or text.count("=") != 1 or any(op in text for op in ("<", ">", "\\le", "\\ge", "\\ne")):
+        return None
+    left, right = text.split("=")
+    lhs = parse_expression(left, imaginary_unit=imaginary_unit)
+    rhs = parse_expression(right, imaginary_unit=imaginary_unit)
+    if lhs is None or rhs is None:
+        return None
+    return lhs, rhs
+

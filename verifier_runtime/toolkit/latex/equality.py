@@ -1,0 +1,183 @@
+"""Equality of expressions and equations: structural, exact, numeric at fixed points, bounded simplify."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from verifier_runtime.limits import check_deadline
+from verifier_runtime.toolkit.latex.convert import _sympy, number_to_expr, parse_equation, parse_expression
+from verifier_runtime.toolkit.latex.numeric import NOISE, _close, _numeric, _points
+from verifier_runtime.toolkit.latex.tokens import ParseRefused
+from verifier_runtime.toolkit.numbers import Number
+
+#: Expressions up to this many AST nodes may reach ``sympy.simplify`` as a last resort.
+SIMPLIFY_MAX_NODES = 40
+
+def _as_expr(x: Any) -> Any:
+    if isinstance(x, Number):
+        return number_to_expr(x)
+    if isinstance(x, str):
+        return parse_expression(x)
+    if isinstance(x, Fraction):
+        return _sympy().Rational(x.numerator, x.denominator)
+    if isinstance(x, int) and not isinstance(x, bool):
+        return _sympy().Integer(x)
+    try:
+        if hasattr(x, "free_symbols") and hasattr(x, "evalf"):
+            return x
+    except Exception:  # noqa: BLE001 - foreign objects with odd attribute access
+        return None
+    return None
+
+
+
+def values_equal(a: Any, b: Any, *, rel_tol: float = 0.0, abs_tol: float = 0.0) -> bool | None:
+    """Equality of two scalars (Number, sympy expression, Fraction or text).
+
+    Two Numbers compare exactly (with tolerances when given) without sympy. A constant that is
+    not rational never equals a finite decimal at ``rel_tol=0`` (``\\sqrt{2}`` vs 1.414), and is
+    compared numerically when a tolerance is given. Expressions with symbols are compared by
+    :func:`expressions_equal`.
+    """
+    from verifier_runtime.toolkit.numbers import numbers_close
+
+    try:
+        if isinstance(a, Number) and isinstance(b, Number):
+            return numbers_close(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+        return expressions_equal(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+    except RecursionError:
+        return None
+
+
+def expressions_equal(a: Any, b: Any, *, rel_tol: float = 1e-9, abs_tol: float = 0.0) -> bool | None:
+    """Whether two expressions (strings or sympy expressions) are equal; ``None`` if undecided.
+
+    Order: structural equality, then exact comparison of rational constants, then numeric
+    evaluation at ``EVAL_POINTS`` fixed pseudo-random points at ``EVAL_PREC_BITS`` bits (a
+    difference beyond ``rel_tol``/``abs_tol`` or numeric noise at any point decides ``False``;
+    agreement at every point decides ``True``), then a bounded ``simplify`` for small inputs.
+    The tolerances apply to constant expressions; expressions with free symbols are compared
+    at numeric-noise tolerance (their literals are exact).
+    """
+    try:
+        return _expressions_equal(a, b, rel_tol, abs_tol)
+    except (ParseRefused, ValueError, TypeError, RecursionError, ArithmeticError, AttributeError):
+        return None
+
+
+def _expressions_equal(a: Any, b: Any, rel_tol: float, abs_tol: float) -> bool | None:
+    ea, eb = _as_expr(a), _as_expr(b)
+    if ea is None or eb is None:
+        return None
+    sp = _sympy()
+    if ea == eb:
+        return True
+    if ea.has(sp.oo, -sp.oo, sp.zoo) or eb.has(sp.oo, -sp.oo, sp.zoo):
+        return False if (ea.is_number and eb.is_number) else None
+    if ea.is_Rational and eb.is_Rational:
+        if rel_tol == 0 and abs_tol == 0:
+            return False
+        fa = Fraction(int(ea.p), int(ea.q))
+        fb = Fraction(int(eb.p), int(eb.q))
+        from verifier_runtime.toolkit.numbers import numbers_close
+
+        return numbers_close(Number(fa, "", "fraction"), Number(fb, "", "fraction"), rel_tol=rel_tol, abs_tol=abs_tol)
+    exact_tol = rel_tol == 0 and abs_tol == 0
+    if exact_tol and ea.is_number and eb.is_number and (ea.is_Rational or eb.is_Rational):
+        other = eb if ea.is_Rational else ea
+        if _irrational(other):
+            return False
+    symbols = sorted(ea.free_symbols | eb.free_symbols, key=lambda s: s.name)
+    points = _points(symbols) if symbols else [{}]
+    if symbols:
+        # literals are exact, so symbolic forms are compared at numeric-noise tolerance only: a
+        # relative tolerance would accept (x+1)^50 + 1 for (x+1)^50 where the values are large
+        rel_tol = abs_tol = 0.0
+    agree = 0
+    for subs in points:
+        check_deadline()
+        va, vb = _numeric(ea, subs), _numeric(eb, subs)
+        if va is None or vb is None:
+            continue
+        if not _close(va, vb, rel_tol, abs_tol):
+            return False
+        agree += 1
+    if agree >= (1 if not symbols else 3):
+        return True
+    if _small(ea) and _small(eb):
+        check_deadline()
+        try:
+            d = sp.simplify(ea - eb)
+        except (ValueError, TypeError, ArithmeticError, RecursionError, AttributeError, NotImplementedError):
+            return None
+        if d == 0:
+            return True
+    return None
+
+
+def _irrational(expr: Any) -> bool:
+    """Conservative: sympy proves ``expr`` is not rational (e.g. sqrt(2), pi)."""
+    try:
+        return expr.is_rational is False
+    except (TypeError, ValueError, AttributeError, RecursionError):
+        return False
+
+
+def _small(expr: Any) -> bool:
+    try:
+        if sum(1 for _ in _sympy().preorder_traversal(expr)) > SIMPLIFY_MAX_NODES:
+            return False
+        for p in expr.atoms(_sympy().Pow):
+            if p.exp.is_Number and abs(p.exp) > 12:
+                return False
+        return True
+    except (TypeError, ValueError, AttributeError, RecursionError):
+        return False
+
+
+
+def equations_equal(a: Any, b: Any) -> bool | None:
+    """Whether two equations are the same up to a non-zero constant factor (sides may swap).
+
+    ``y = 2x + 1`` equals ``2x - y + 1 = 0``; ``x = 3`` equals ``3 = x``. Equations with the
+    same solutions but not proportional (``x^2 = 1`` vs ``x = 1``) are not equal. ``None``
+    when a side cannot be parsed or evaluated.
+    """
+    try:
+        return _equations_equal(a, b)
+    except (ParseRefused, ValueError, TypeError, RecursionError, ArithmeticError, AttributeError):
+        return None
+
+
+def _equations_equal(a: Any, b: Any) -> bool | None:
+    pa = parse_equation(a) if isinstance(a, str) else a
+    pb = parse_equation(b) if isinstance(b, str) else b
+    if not pa or not pb:
+        return None
+    da, db = pa[0] - pa[1], pb[0] - pb[1]
+    if da == db or da == -db:
+        return True
+    symbols = sorted(da.free_symbols | db.free_symbols, key=lambda s: s.name)
+    if not symbols:
+        return None
+    ratio = None
+    agree = 0
+    for subs in _points(symbols):
+        check_deadline()
+        va, vb = _numeric(da, subs), _numeric(db, subs)
+        if va is None or vb is None:
+            continue
+        za = abs(va) < NOISE
+        zb = abs(vb) < NOISE
+        if za or zb:
+            if za != zb:
+                return False
+            continue
+        r = va / vb
+        if ratio is None:
+            ratio = r
+        elif not _close(r, ratio, 0.0, 0.0):
+            return False
+        agree += 1
+    return True if agree >= 3 else None

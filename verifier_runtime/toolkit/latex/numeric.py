@@ -1,0 +1,170 @@
+"""Bounded numeric evaluation of sympy expressions with a private mpmath context per thread."""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any
+
+from verifier_runtime.limits import MAX_EXPR_NODES, check_deadline
+from verifier_runtime.toolkit.latex.convert import _sympy
+
+#: Points at which expressions with free symbols are compared.
+EVAL_POINTS = 6
+
+_TLS = threading.local()
+#: Working precision of numeric checks, in bits (about 36 significant digits).
+EVAL_PREC_BITS = 120
+#: Relative noise margin of numeric checks (values agreeing this closely are equal).
+NOISE = 1e-22
+_MAX_TRIG_ARG_LOG2 = 4_000  # |argument| below 2**4000: reduction modulo pi stays cheap
+_MAX_EXP_ARG = 1e12
+_MAX_INT_POWER = 10**6
+
+
+class _Unevaluable(Exception):
+    """Internal: the expression cannot be evaluated numerically within bounds."""
+
+
+def _ctx() -> Any:
+    """A private mpmath context per thread (mpmath's global context is shared and mutable)."""
+    ctx = getattr(_TLS, "ctx", None)
+    if ctx is None:
+        import mpmath
+
+        ctx = mpmath.MPContext()
+        ctx.prec = EVAL_PREC_BITS
+        _TLS.ctx = ctx
+    return ctx
+
+
+def _point_values(n: int) -> list[tuple[Any, ...]]:
+    """The fixed pseudo-random coordinates for ``n`` symbols, made once per thread and count."""
+    cache = getattr(_TLS, "points", None)
+    if cache is None:
+        cache = _TLS.points = {}
+    values = cache.get(n)
+    if values is None:
+        ctx = _ctx()
+        rng = random.Random(20240611 + n)
+        values = [tuple(ctx.mpf(repr(rng.uniform(0.2, 1.8))) for _ in range(n)) for _ in range(EVAL_POINTS)]
+        if len(cache) < 64:
+            cache[n] = values
+    return values
+
+
+def _points(symbols: list[Any]) -> list[dict[Any, Any]]:
+    return [dict(zip(symbols, row, strict=True)) for row in _point_values(len(symbols))]
+
+
+def _mp_eval(expr: Any, subs: dict[Any, Any], ctx: Any, budget: list[int]) -> Any:
+    """Evaluate a sympy expression with mpmath at fixed precision, refusing unbounded work."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _Unevaluable("too many nodes")
+    if budget[0] % 64 == 0:
+        check_deadline()
+    sp = _sympy()
+    if expr.is_Integer:
+        return ctx.mpf(int(expr))
+    if expr.is_Rational:
+        return ctx.mpf(int(expr.p)) / int(expr.q)
+    if expr.is_Float:
+        return ctx.mpf(str(expr))
+    if expr.is_Symbol:
+        if expr not in subs:
+            raise _Unevaluable("free symbol")
+        return subs[expr]
+    if expr is sp.pi:
+        return +ctx.pi
+    if expr is sp.E:
+        return +ctx.e
+    if expr is sp.I:
+        return ctx.mpc(0, 1)
+    if expr.is_Add:
+        total = ctx.mpf(0)
+        for a in expr.args:
+            total += _mp_eval(a, subs, ctx, budget)
+        return total
+    if expr.is_Mul:
+        prod = ctx.mpf(1)
+        for a in expr.args:
+            prod *= _mp_eval(a, subs, ctx, budget)
+        return prod
+    if expr.is_Pow:
+        base = _mp_eval(expr.base, subs, ctx, budget)
+        if expr.exp.is_Integer and abs(int(expr.exp)) <= _MAX_INT_POWER:
+            e = int(expr.exp)
+            if e < 0 and base == 0:
+                raise _Unevaluable("division by zero")
+            return base**e
+        ev = _mp_eval(expr.exp, subs, ctx, budget)
+        if abs(ev) > _MAX_EXP_ARG:
+            raise _Unevaluable("exponent too large")
+        if base == 0:
+            raise _Unevaluable("zero base")
+        return ctx.power(base, ev)
+    name = type(expr).__name__
+    fn = _MP_FUNCS.get(name)
+    if fn is None or len(expr.args) != 1:
+        if name == "binomial" and len(expr.args) == 2:
+            n, k = (_mp_eval(a, subs, ctx, budget) for a in expr.args)
+            if abs(n) > 10**6 or abs(k) > 10**6:
+                raise _Unevaluable("binomial too large")
+            return ctx.binomial(n, k)
+        raise _Unevaluable(f"no numeric rule for {name}")
+    arg = _mp_eval(expr.args[0], subs, ctx, budget)
+    if name in _TRIG:
+        if arg != 0 and ctx.mag(arg) > _MAX_TRIG_ARG_LOG2:
+            raise _Unevaluable("argument too large")
+    elif name == "exp":
+        if ctx.re(arg) > _MAX_EXP_ARG:
+            raise _Unevaluable("exp overflow")
+    elif name in ("factorial", "gamma") and abs(arg) > 10**6:
+        raise _Unevaluable("factorial too large")
+    elif name in ("floor", "ceiling") and ctx.im(arg) != 0:
+        raise _Unevaluable("complex floor")
+    return fn(ctx, arg)
+
+
+_TRIG = {"sin", "cos", "tan", "sec", "csc", "cot", "sinh", "cosh", "tanh"}
+_MP_FUNCS = {
+    "sin": lambda c, x: c.sin(x), "cos": lambda c, x: c.cos(x), "tan": lambda c, x: c.tan(x),
+    "sec": lambda c, x: c.sec(x), "csc": lambda c, x: c.csc(x), "cot": lambda c, x: c.cot(x),
+    "asin": lambda c, x: c.asin(x), "acos": lambda c, x: c.acos(x), "atan": lambda c, x: c.atan(x),
+    "asec": lambda c, x: c.asec(x), "acsc": lambda c, x: c.acsc(x), "acot": lambda c, x: c.acot(x),
+    "sinh": lambda c, x: c.sinh(x), "cosh": lambda c, x: c.cosh(x), "tanh": lambda c, x: c.tanh(x),
+    "exp": lambda c, x: c.exp(x), "log": lambda c, x: c.log(x), "Abs": lambda c, x: abs(x),
+    "factorial": lambda c, x: c.factorial(x), "gamma": lambda c, x: c.gamma(x),
+    "floor": lambda c, x: c.floor(c.re(x)), "ceiling": lambda c, x: c.ceil(c.re(x)),
+}
+
+
+def _finite(ctx: Any, v: Any) -> bool:
+    return bool(ctx.isfinite(ctx.re(v)) and ctx.isfinite(ctx.im(v)))
+
+
+def numeric_value(expr: Any, subs: dict[Any, Any] | None = None) -> Any | None:
+    """``expr`` (at ``subs``) as a finite mpmath number at ``EVAL_PREC_BITS``, or ``None``.
+
+    Bounded: huge trigonometric arguments, exponents or factorials make it ``None`` instead of
+    running an unbounded reduction.
+    """
+    ctx = _ctx()
+    try:
+        v = _mp_eval(expr, subs or {}, ctx, [MAX_EXPR_NODES * 4])
+    except (_Unevaluable, ValueError, TypeError, ZeroDivisionError, OverflowError, ArithmeticError,
+            AttributeError, RecursionError):
+        return None
+    return v if _finite(ctx, v) else None
+
+
+def _numeric(expr: Any, subs: dict[Any, Any]) -> Any | None:
+    return numeric_value(expr, subs)
+
+
+def _close(va: Any, vb: Any, rel_tol: float, abs_tol: float) -> bool:
+    ctx = _ctx()
+    scale = max(abs(va), abs(vb), ctx.mpf(1))
+    bound = max(ctx.mpf(NOISE) * scale, ctx.mpf(repr(float(rel_tol))) * scale, ctx.mpf(repr(float(abs_tol))))
+    return bool(abs(va - vb) <= bound)

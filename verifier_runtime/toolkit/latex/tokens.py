@@ -1,0 +1,101 @@
+"""Tokenizer for LaTeX and plain math: tokens as (type, text), plain words refused."""
+
+from __future__ import annotations
+
+import re
+
+from verifier_runtime.limits import MAX_EXPR_NODES
+
+Node = tuple
+
+
+class ParseRefused(Exception):
+    """Internal: input is not a supported expression, or exceeds a hard limit."""
+
+
+_FUNCS = {
+    "sin": "sin", "cos": "cos", "tan": "tan", "sec": "sec", "csc": "csc", "cot": "cot",
+    "arcsin": "asin", "arccos": "acos", "arctan": "atan", "asin": "asin", "acos": "acos",
+    "atan": "atan", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "log": "log", "ln": "ln",
+    "lg": "lg", "exp": "exp", "sqrt": "sqrt", "abs": "abs", "arcsec": "asec", "arccsc": "acsc",
+    "arccot": "acot", "cosec": "csc",
+}
+_INVERSE = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "acsc", "cot": "acot"}
+_GREEK = {
+    "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "vartheta",
+    "iota", "kappa", "lambda", "mu", "nu", "xi", "rho", "sigma", "tau", "upsilon", "phi", "varphi",
+    "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Sigma", "Phi", "Psi", "Omega",
+}
+_PLAIN_NAMES = sorted([*_FUNCS, "pi", "inf", "oo", "infty"], key=len, reverse=True)
+# The first alternative that matches wins, as in the names' order above; a lone letter otherwise.
+_NAME_RE = re.compile("|".join(re.escape(n) for n in _PLAIN_NAMES) + "|.", re.DOTALL)
+_STOP_WORDS = {
+    "no", "or", "is", "it", "an", "of", "to", "on", "at", "by", "if", "so", "up", "as", "be",
+    "we", "he", "me", "my", "do", "go", "us", "am",
+    "yes", "not", "and", "the", "all", "odd", "one", "two", "six", "ten", "any", "nor", "but",
+    "for", "are", "was", "has", "had", "its", "can", "may", "off", "out", "low", "max", "min",
+    "mod", "gcd", "lcm", "det", "dim", "ker", "deg", "arg", "lim", "sup", "inf", "int", "sum",
+}
+_SKIP_CMDS = {
+    "left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr", "biggl", "biggr",
+    "displaystyle", "textstyle", "quad", "qquad", "limits", "nolimits", "!", ",", ";", ":", " ",
+}
+_WRAP_CMDS = {"mathrm", "text", "mathit", "mathbf", "boldsymbol", "textbf", "textit", "mathsf", "rm", "boxed"}
+_TOKEN_RE = re.compile(
+    r"(?P<num>(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)|(?P<cmd>\\(?:[A-Za-z]+|.))|(?P<word>[A-Za-z]+)"
+    r"|(?P<op>\*\*|[-+*/^_!(){}\[\]|,=<>'])|(?P<ws>\s+)|(?P<uni>.)",
+    re.S,
+)
+_UNICODE = {
+    "\u2212": "-", "\u2013": "-", "\u00d7": "*", "\u00b7": "*", "\u22c5": "*", "\u00f7": "/",
+    "\u03c0": "\\pi", "\u221e": "\\infty", "\u221a": "\\sqrt", "\u00b0": "\\degree", "\u2009": " ",
+    "\u202f": " ", "\u00a0": " ",
+}
+
+
+def _tokenize(s: str) -> list[tuple[str, str]]:
+    """Tokens as (type, text); types: num, cmd, name, op."""
+    out: list[tuple[str, str]] = []
+    for m in _TOKEN_RE.finditer(s):
+        kind = m.lastgroup
+        text = m.group()
+        if kind == "ws":
+            continue
+        if kind == "uni":
+            rep = _UNICODE.get(text)
+            if rep is None:
+                raise ParseRefused(f"unsupported character {text!r}")
+            if rep.strip():
+                out.extend(_tokenize(rep))
+            continue
+        if kind == "cmd":
+            name = text[1:]
+            if name in _SKIP_CMDS:
+                continue
+            if name in ("{", "}"):
+                out.append(("op", name))
+                continue
+            if name == "|":
+                out.append(("op", "|"))
+                continue
+            out.append(("cmd", name))
+            continue
+        if kind == "word":
+            out.extend(_split_word(text))
+            continue
+        out.append((kind or "op", text))
+    if len(out) > MAX_EXPR_NODES * 2:
+        raise ParseRefused("too many tokens")
+    return out
+
+
+def _split_word(w: str) -> list[tuple[str, str]]:
+    """Split a run of letters into known names and single-letter symbols; refuse plain words."""
+    if w.lower() in _STOP_WORDS:
+        raise ParseRefused(f"word {w!r}")
+    parts = [("name", m) for m in _NAME_RE.findall(w)]
+    stray = sum(1 for _, m in parts if len(m) == 1)
+    if len(w) >= 4 and stray >= 3:
+        raise ParseRefused(f"word {w!r}")
+    return parts
+
