@@ -124,7 +124,7 @@ def _child_env(hash_seed: int) -> dict[str, str]:
 def _run_child(payload: dict[str, Any], *, hash_seed: int, wall_seconds: float) -> tuple[dict[str, Any] | None, str]:
     """Run one sandbox child; returns (parsed result, failure reason or "")."""
     root = str(_repo_root())
-    code = f"import sys; sys.path.insert(0, {root!r}); from tasks.audit import _child_main; _child_main()"
+    code = f"import sys; sys.path.insert(0, {root!r}); from tasks.construct.audit import _child_main; _child_main()"
     try:
         proc = subprocess.run(
             [sys.executable, "-s", "-P", "-c", code],
