@@ -78,7 +78,7 @@ def register(app: typer.Typer) -> None:
         rounds: int | None = typer.Option(None, "--rounds", "-n", min=1),
     ) -> None:
         """A demo construction on the embedded defaults, then a few verifications with the new release."""
-        from tasks.steps import ConstructConfig
+        from tasks.construct.config import ConstructConfig
         from verifier_runtime import load_verifier, newest_release
 
         cfg = ConstructConfig.from_yaml(config)

@@ -75,7 +75,7 @@ def register(app: typer.Typer) -> None:
         flow: bool = typer.Option(False, "--flow", help="Run as the Prefect `evaluate` flow (publishes artifacts)."),
     ) -> None:
         """Run the verifiers side by side on the benchmarks and print the figures."""
-        from tasks.evaluate import EvalError, evaluate, load_eval_config
+        from tasks.evaluate.runner import EvalError, evaluate, load_eval_config
 
         if fallback is not None and fallback not in ("offline", "none", "openai", "anthropic"):
             raise typer.BadParameter("--fallback must be offline, none, openai or anthropic")
@@ -108,8 +108,8 @@ def register(app: typer.Typer) -> None:
         out: Path = typer.Option(Path("reports/report.html"), "--out", "-o", help="HTML file to write."),
     ) -> None:
         """Write a self-contained HTML report (inline CSS and SVG)."""
-        from tasks.evaluate import EvalError
-        from tasks.report import build_report, render_report, write_report
+        from tasks.evaluate.report import build_report, render_report, write_report
+        from tasks.evaluate.runner import EvalError
 
         if db is None and eval_json is None:
             default_db = Path("data/autoverifier.duckdb")

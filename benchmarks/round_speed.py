@@ -30,7 +30,7 @@ def main() -> None:
 
     import yaml
 
-    from tasks import steps
+    from tasks.construct import round as steps
 
     tmp = Path(tempfile.mkdtemp(prefix="round-speed-"))
     data = yaml.safe_load(Path(args.config).read_text())
@@ -42,22 +42,20 @@ def main() -> None:
     print(f"{'round':>5} {'pool':>6} " + " ".join(f"{s:>9}" for s in stages) + f" {'total':>8} {'accepted':>8} {'coverage':>8} {'accuracy':>8} {'d.err':>6}")
     for _ in range(args.rounds):
         t0 = time.perf_counter()
-        key = steps.prepare_round.fn(str(cfg_path))
-        ctx = steps.ctx_of(key)
-        chunks, rows = steps.chunk_rows(key)
-        spec = steps.replay_spec(key)
-        steps.collect_replay_task.fn(key, chunks, [steps.replay_task.fn(spec, r) for r in rows])
-        steps.residuals_task.fn(key)
-        steps.cluster_task.fn(key)
-        steps.draft_task.fn(key)
-        steps.validate_task.fn(key)
-        steps.freeze_task.fn(key)
+        ctx = steps.prepare_round(str(cfg_path))
+        chunks, rows = steps.chunk_rows(ctx)
+        spec = steps.replay_spec(ctx)
+        steps.collect_replay(ctx, chunks, [steps.replay_chunk(spec, r) for r in rows])
+        steps.find_round_residuals(ctx)
+        steps.cluster_round(ctx)
+        steps.draft_round(ctx)
+        steps.validate_round(ctx)
+        steps.freeze_round(ctx)
         total = time.perf_counter() - t0
         after = ctx.figures["after"]
         print(f"{ctx.round_no:>5} {len(ctx.state):>6} " + " ".join(f"{ctx.timings.get(s, 0.0):>9.2f}" for s in stages)
               + f" {total:>8.2f} {len(ctx.accepted):>8} {after['coverage']:>8.2%} {after['accuracy']:>8.2%} {after['direct_errors']:>6}")
         ctx.store.close()
-        steps._CONTEXTS.pop(key, None)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """The ``evaluate`` Prefect flow: the evaluation runner as small tasks, with UI artifacts.
 
-The work is done by the pure functions in ``tasks/evaluate.py``; tasks pass small values
+The work is done by the pure functions in ``tasks/evaluate/runner.py``; tasks pass small values
 (a config dict, a run id, benchmark names, a JSON path) and per-example results travel
 through the store's ``eval_results`` table.
 
@@ -20,7 +20,7 @@ from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
 
-from tasks.evaluate import (
+from tasks.evaluate.runner import (
     EvalConfig,
     artifact_info,
     build_verifiers,

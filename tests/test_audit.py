@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tasks.audit import HASH_SEEDS, audit_module
-from verifier_runtime.policy import (
+from tasks.construct.audit import HASH_SEEDS, audit_module
+from verifier_runtime.sandbox import (
     ModulePolicyError,
     ModuleView,
     check_module_source,
@@ -359,7 +359,7 @@ def test_sandbox_guard_blocks_writes_sockets_and_processes_even_past_the_policy(
     root = Path(__file__).resolve().parents[1]
     script = (
         f"import sys; sys.path.insert(0, {str(root)!r})\n"
-        "from tasks.audit import _install_guard\n"
+        "from tasks.construct.audit import _install_guard\n"
         "blocked = []\n"
         "_install_guard(blocked)\n"
         "open(sys.executable, 'rb').close()\n"  # reading stays possible
@@ -383,7 +383,7 @@ def test_sandbox_guard_blocks_writes_sockets_and_processes_even_past_the_policy(
 
 
 def test_offline_drafter_templates_satisfy_the_policy():
-    render = pytest.importorskip("tasks.render")
+    render = pytest.importorskip("tasks.construct.render")
     case = {"question": "What is 1/2 + 1/4?", "reference": "3/4", "response": "\\boxed{0.75}", "expected": "PASS"}
     for name in render.template_names():
         src = render.render_module(name, {}, module_id=f"t_{name}", priority=1, card_id="card-t", description=name,

@@ -13,9 +13,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-import tasks.cluster as cluster_mod
-from tasks.cluster import cluster_residuals, feature_key, is_direct_error, nearest_neighbours
-from tasks.embed import (
+import tasks.construct.cluster as cluster_mod
+from tasks.construct.cluster import cluster_residuals, feature_key, is_direct_error, nearest_neighbours
+from tasks.construct.embed import (
     OpenAIEmbedder,
     SentenceTransformerEmbedder,
     TfidfSvdEmbedder,

@@ -4,24 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from tasks.construct import (
-    Draft,
-    OfflineDrafter,
-    PoolState,
-    RoundConfig,
-    cascade,
-    chunk_indices,
-    find_residuals,
-    grid,
-    next_version,
-    round_figures,
-    validate_draft,
-)
-from tasks.features import answer_object, error_type, shape
-from tasks.render import instantiate, load_template, render_module
-from tasks.schema import Example
-from tasks.templates import TEMPLATE_NAMES
-from verifier_runtime.policy import check_module_source, load_module_source
+from tasks.construct.config import RoundConfig
+from tasks.construct.draft import Draft, OfflineDrafter, grid
+from tasks.construct.features import answer_object, error_type, shape
+from tasks.construct.promote import next_version
+from tasks.construct.render import instantiate, load_template, render_module
+from tasks.construct.replay import cascade, chunk_indices, round_figures
+from tasks.construct.residuals import find_residuals
+from tasks.construct.state import PoolState
+from tasks.construct.templates import TEMPLATE_NAMES
+from tasks.construct.validate import validate_draft
+from tasks.data.schema import Example
+from verifier_runtime.sandbox import check_module_source, load_module_source
 from verifier_runtime.triple import Triple
 from verifier_runtime.types import Decision, FallbackResult
 

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from tasks.decontam import ContaminationError, audit, enforce, normalize_text
-from tasks.schema import Example, stable_id
+from tasks.data.decontam import ContaminationError, audit, enforce, normalize_text
+from tasks.data.schema import Example, stable_id
 
 WORDS = ("alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega river mountain city "
          "number train apple orange violet copper silver engine window garden").split()

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from tasks.evaluate import (
+from tasks.data.schema import Example
+from tasks.evaluate.baselines import MathVerifyBaseline
+from tasks.evaluate.runner import (
     EvalConfig,
     EvalError,
-    MathVerifyBaseline,
     evaluate,
     load_eval_config,
     load_results,
@@ -21,7 +22,6 @@ from tasks.evaluate import (
     run_verifier,
     summarize,
 )
-from tasks.schema import Example
 from verifier_runtime.types import FallbackResult
 
 REPO = Path(__file__).resolve().parent.parent
@@ -311,7 +311,7 @@ def test_real_runtime_with_modules_build_verifiers_and_ablations(tmp_path):
     ])
     rel = write_release(spec, tmp_path / "releases" / "r0002")
     cfg = _cfg(tmp_path, verifiers=["autoverifier", "fallback_only"], artifact=str(rel), fallback="none")
-    from tasks.evaluate import build_verifiers
+    from tasks.evaluate.runner import build_verifiers
 
     verifiers = build_verifiers(cfg)
     assert [m.id for m in verifiers["autoverifier"].modules] == ["boxed_eq", "final_eq"]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from verifier_runtime.artifact import load_artifact
-from verifier_runtime.policy import check_module_source, load_module_source
+from verifier_runtime.sandbox import check_module_source, load_module_source
 from verifier_runtime.triple import Triple
 
 REPO = Path(__file__).resolve().parent.parent

@@ -7,9 +7,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from tasks.construct import PoolState, RoundConfig
-from tasks.llm_draft import DraftSchemaError, LLMDrafter, parse_card
-from tasks.schema import Example
+from tasks.construct.config import RoundConfig
+from tasks.construct.llm_draft import DraftSchemaError, LLMDrafter, parse_card
+from tasks.construct.state import PoolState
+from tasks.data.schema import Example
 from tests.fakes.llm_server import FakeLLMServer, message_text
 from verifier_runtime.fallback.llm import make_llm_judge
 
@@ -87,7 +88,7 @@ def test_parse_card_schema() -> None:
 
 def test_guidance_card_validated_by_replaying_the_llm_fallback(server) -> None:
     """The fallback accepts aliases only once the guidance says so: the card fixes the cluster."""
-    from tasks.steps import validate_guidance
+    from tasks.construct.round import validate_guidance
 
     def judge(messages):
         prompt = message_text(messages[0])
@@ -100,7 +101,7 @@ def test_guidance_card_validated_by_replaying_the_llm_fallback(server) -> None:
     st.fallback = fb
     ctx = SimpleNamespace(state=st, base=SimpleNamespace(guidance=""), round_no=1,
                           cfg=SimpleNamespace(construction=RoundConfig()))
-    from tasks.construct import Draft
+    from tasks.construct.draft import Draft
 
     draft = Draft("r01-c0-llm", "c0", "residual", "guidance", "llm", None, {}, guidance="Accept any listed alias.")
     card = validate_guidance(ctx, draft, {"cluster_id": "c0", "indices": list(range(6)), "counterexamples": [6, 7]})

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tasks.loaders import LoadError, LoadWarning, detect_format, infer_domain, load, load_benchmark
+from tasks.data.loaders import LoadError, LoadWarning, detect_format, infer_domain, load, load_benchmark
 
 FIX = Path(__file__).parent / "fixtures" / "formats"
 

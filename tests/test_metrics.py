@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from tasks.metrics import (
+from tasks.evaluate.metrics import (
     ExampleResult,
     accuracy,
     corrections,

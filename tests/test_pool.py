@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from tasks.decontam import normalize_text
-from tasks.diagnostics import Base, answer_form, generate_diagnostics, load_seed_examples, variants
-from tasks.pool import PoolConfig, build_pool, split_by_question
-from tasks.schema import Example, stable_id
-from tasks.store import Store
+from tasks.data.decontam import normalize_text
+from tasks.data.diagnostics import Base, answer_form, generate_diagnostics, load_seed_examples, variants
+from tasks.data.pool import PoolConfig, build_pool, split_by_question
+from tasks.data.schema import Example, stable_id
+from tasks.data.store import Store
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -10,9 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from tasks.evaluate import EvalError, store_results, summarize
-from tasks.metrics import ExampleResult
-from tasks.report import build_report, render_report, svg_accuracy_chart, svg_rounds_chart, write_report
+from tasks.evaluate.metrics import ExampleResult
+from tasks.evaluate.report import (
+    build_report,
+    render_report,
+    svg_accuracy_chart,
+    svg_rounds_chart,
+    write_report,
+)
+from tasks.evaluate.runner import EvalError, store_results, summarize
 
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
 
@@ -89,7 +95,7 @@ def test_build_report_from_json_and_db(tmp_path):
     assert data["benchmarks"]["verifybench"]["autoverifier"]["n"] == 6 and rounds == []
     db = tmp_path / "store.duckdb"
     store_results(db, "run-a", _results())
-    from tasks.store import Store
+    from tasks.data.store import Store
 
     with Store(db) as st:
         st.con.execute("INSERT INTO rounds (round, coverage, direct_errors) VALUES (1, 0.25, 0), (2, 0.4, 1)")

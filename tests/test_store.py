@@ -8,8 +8,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from tasks.schema import Example, stable_id
-from tasks.store import SCHEMA_VERSION, TABLES, Store, StoreError
+from tasks.data.schema import Example, stable_id
+from tasks.data.store import SCHEMA_VERSION, TABLES, Store, StoreError
 
 
 def _ex(i: int, split: str = "construction", source: str = "s1") -> Example:

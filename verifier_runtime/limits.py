@@ -32,8 +32,34 @@ MAX_LITERAL_DIGITS = 400
 MAX_EXPONENT = 10_000
 MAX_FACTORIAL_ARG = 1_000
 # Time budgets (seconds).
-DEFAULT_CALL_BUDGET_S = 1.5
+DEFAULT_CALL_BUDGET_S = 1.5  # a whole verify call: modules and an in-process judge
+DEFAULT_REMOTE_CALL_BUDGET_S = 60.0  # a whole verify call whose judge is networked (an LLM needs seconds)
 DEFAULT_MODULE_BUDGET_S = 0.5
+
+
+#: Reasons a size estimate refused some work in the current call (``limit:<what>``), collected
+#: for the verdict; ``None`` outside a collecting call.
+_limit_notes: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("autoverifier_limit_notes",
+                                                                                default=None)
+
+
+def note_limit(code: str) -> None:
+    """Record that a hard limit refused work (``limit:<what>``) in the current verify call."""
+    notes = _limit_notes.get()
+    if notes is not None and code not in notes and len(notes) < 8:
+        notes.append(code)
+
+
+def start_limit_notes() -> contextvars.Token:
+    """Begin collecting :func:`note_limit` codes for one call; pass the token to :func:`end_limit_notes`."""
+    return _limit_notes.set([])
+
+
+def end_limit_notes(token: contextvars.Token) -> list[str]:
+    """Stop collecting and return the codes noted since :func:`start_limit_notes`."""
+    notes = _limit_notes.get() or []
+    _limit_notes.reset(token)
+    return notes
 
 
 class BudgetExceeded(BaseException):  # noqa: N818 - BaseException so `except Exception` cannot swallow it
@@ -242,3 +268,41 @@ def budget(seconds: float, *, hard: bool = True):
                     break
                 except BudgetExceeded:  # one that was already pending: it is spent
                     continue
+
+
+# --- bounded waits on work that cannot be interrupted (network calls) ----------------------
+
+_POOL_WORKERS = 32
+_pool: list = [None, 0]  # [executor, pid it was made in]
+_pool_lock = threading.Lock()
+
+
+def _executor():
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool, pid = _pool
+    if pool is None or pid != _PID[0]:
+        with _pool_lock:
+            if _pool[0] is None or _pool[1] != _PID[0]:  # first use, or a forked child (threads are gone)
+                _pool[0] = ThreadPoolExecutor(max_workers=_POOL_WORKERS, thread_name_prefix="autoverifier-wait")
+                _pool[1] = _PID[0]
+            pool = _pool[0]
+    return pool
+
+
+def call_in_pool(seconds: float, fn, arg):
+    """``fn(arg)`` on a pooled thread; the caller waits at most ``seconds``.
+
+    For work that must not be interrupted (a network request holds connection-pool locks): on
+    time-out the work goes on in the background and :class:`BudgetExceeded` is raised here. At
+    most 32 such calls run at once per process; a call that waits for a free thread spends its
+    own budget doing so.
+    """
+    from concurrent.futures import TimeoutError as FutureTimeout
+
+    future = _executor().submit(fn, arg)
+    try:
+        return future.result(timeout=max(0.0, seconds))
+    except FutureTimeout:
+        future.cancel()  # still queued: never starts
+        raise BudgetExceeded("time budget exceeded while waiting") from None

@@ -6,7 +6,7 @@ import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from verifier_runtime.artifact import (
@@ -21,9 +21,13 @@ from verifier_runtime.fallback.base import Fallback
 from verifier_runtime.limits import (
     DEFAULT_CALL_BUDGET_S,
     DEFAULT_MODULE_BUDGET_S,
+    DEFAULT_REMOTE_CALL_BUDGET_S,
     BudgetExceeded,
+    call_in_pool,
     call_with_budget,
+    end_limit_notes,
     remaining,
+    start_limit_notes,
 )
 from verifier_runtime.triple import Triple
 from verifier_runtime.types import ABSTAIN, Decision, FallbackResult, Verdict
@@ -38,7 +42,7 @@ class LoadedModule:
 
 
 def _load_modules(artifact: Artifact, exclude_groups: frozenset[str]) -> tuple[LoadedModule, ...]:
-    from verifier_runtime.policy import ModulePolicyError, load_module_source
+    from verifier_runtime.sandbox import ModulePolicyError, load_module_source
 
     out = []
     for entry in artifact.modules:
@@ -83,15 +87,22 @@ def run_decide(decide: Any, x: Triple, budget_s: float, *, strict: bool = False,
 
 
 def judge_with_fallback(fallback: Fallback, x: Triple, *, guidance: str, budget_s: float,
-                        strict: bool = False) -> FallbackResult:
+                        strict: bool = False, wait_s: float | None = None) -> FallbackResult:
     """Ask ``fallback`` about ``x``. An in-process judge runs under the time budget and reuses
-    the triple's parsed views; errors and overruns become an undecided result (``strict`` raises)."""
+    the triple's parsed views; errors and overruns become an undecided result (``strict`` raises).
+    A networked judge is bounded by its own timeouts, and with ``wait_s`` the caller waits at most
+    that long (the request then finishes on a pooled thread; its answer still reaches the judge's cache)."""
     try:
+        if budget_s <= 0 or (wait_s is not None and wait_s <= 0):
+            return FallbackResult(None, "budget_exhausted")
         if getattr(fallback, "local", False):
             if hasattr(fallback, "judge_triple"):
                 return call_with_budget(budget_s, fallback.judge_triple, x)
             return call_with_budget(budget_s, lambda t: fallback.judge(t.question, t.reference, t.response,
                                                                        guidance=guidance), x)
+        if wait_s is not None:
+            return call_in_pool(wait_s, lambda t: fallback.judge(t.question, t.reference, t.response,
+                                                                 guidance=guidance), x)
         return fallback.judge(x.question, x.reference, x.response, guidance=guidance)
     except BudgetExceeded:
         if strict:
@@ -116,9 +127,9 @@ class Verifier:
         artifact: Artifact,
         fallback: Fallback | None,
         *,
-        budget_s: float = DEFAULT_CALL_BUDGET_S,
+        budget_s: float | None = None,
         module_budget_s: float = DEFAULT_MODULE_BUDGET_S,
-        fallback_budget_s: float = DEFAULT_CALL_BUDGET_S,
+        fallback_budget_s: float | None = None,
         strict: bool = False,
         exclude_groups: Iterable[str] = (),
         warmup: bool = True,
@@ -129,9 +140,14 @@ class Verifier:
             warm_up()
         self.artifact = artifact
         self.fallback = fallback
-        self.budget_s = float(budget_s)
+        # One budget for the whole call: modules, then the judge, never more than ``budget_s`` in
+        # all. A networked judge needs seconds, so its default whole-call budget is larger.
+        remote = fallback is not None and not getattr(fallback, "local", False)
+        default = DEFAULT_REMOTE_CALL_BUDGET_S if remote else DEFAULT_CALL_BUDGET_S
+        self.budget_s = float(default if budget_s is None else budget_s)
         self.module_budget_s = float(module_budget_s)
-        self.fallback_budget_s = float(fallback_budget_s)
+        # the judge's share is capped by what is left of the call (and by this, when given)
+        self.fallback_budget_s = self.budget_s if fallback_budget_s is None else float(fallback_budget_s)
         self.strict = bool(strict)
         self.exclude_groups = frozenset(exclude_groups)
         self._modules = _load_modules(artifact, self.exclude_groups)
@@ -158,16 +174,21 @@ class Verifier:
     def _run_module(self, mod: LoadedModule, x: Triple) -> Decision:
         return run_decide(mod.decide, x, self.module_budget_s, strict=self.strict, module_id=mod.info.id)
 
-    def _cascade(self, x: Triple, *, first_only: bool = True) -> tuple[LoadedModule | None, Decision | None, list]:
+    def _deadline(self) -> float:
+        """The whole call's deadline (``time.monotonic`` clock), tightened by any enclosing budget."""
+        deadline = time.monotonic() + self.budget_s
+        outer = remaining()
+        return deadline if outer is None else min(deadline, time.monotonic() + outer)
+
+    def _cascade(self, x: Triple, *, first_only: bool = True,
+                 deadline: float | None = None) -> tuple[LoadedModule | None, Decision | None, list]:
         """Modules in order until the first direct decision. Each module runs under its own
         hard budget, capped by what is left of the call's budget (and of any enclosing one)."""
         trace: list[tuple[str, str, str]] = []
         if x.oversized:
             return None, None, [("*", ABSTAIN, "input_too_large")]
-        deadline = time.monotonic() + self.budget_s
-        outer = remaining()
-        if outer is not None:
-            deadline = min(deadline, time.monotonic() + outer)
+        if deadline is None:
+            deadline = self._deadline()
         try:
             for mod in self._modules:
                 if time.monotonic() >= deadline:
@@ -184,10 +205,12 @@ class Verifier:
             trace.append(("*", ABSTAIN, "budget_exhausted"))
         return None, None, trace
 
-    def _fallback_result(self, x: Triple) -> FallbackResult:
+    def _fallback_result(self, x: Triple, left_s: float | None = None) -> FallbackResult:
+        """The judge on ``x`` with ``left_s`` seconds left of the call's budget (``None``: all of it)."""
         assert self.fallback is not None
-        return judge_with_fallback(self.fallback, x, guidance=self.guidance, budget_s=self.fallback_budget_s,
-                                   strict=self.strict)
+        left = self.budget_s if left_s is None else left_s
+        return judge_with_fallback(self.fallback, x, guidance=self.guidance, budget_s=min(self.fallback_budget_s, left),
+                                   strict=self.strict, wait_s=left)
 
     def _verdict_from_fallback(self, res: FallbackResult, trace: list, t0: float) -> Verdict:
         correct = res.correct
@@ -212,16 +235,25 @@ class Verifier:
 
     def verify(self, question: Any, reference: Any, response: Any) -> Verdict:
         """Verify one triple. Never raises (unless ``strict=True``)."""
+        token = start_limit_notes()
+        try:
+            verdict = self._verify(question, reference, response)
+        finally:
+            notes = end_limit_notes(token)
+        return _with_limit_notes(verdict, notes) if notes else verdict
+
+    def _verify(self, question: Any, reference: Any, response: Any) -> Verdict:
         t0 = time.perf_counter()
         try:
+            deadline = self._deadline()
             x = Triple(question, reference, response)
-            mod, d, trace = self._cascade(x)
+            mod, d, trace = self._cascade(x, deadline=deadline)
             if mod is not None and d is not None:
                 return Verdict(d.correct, mod.info.id, d.reason, False, self.artifact.version,
                                (time.perf_counter() - t0) * 1000.0, tuple(trace))
             if self.fallback is None:
                 return self._abstained(trace, t0)
-            return self._verdict_from_fallback(self._fallback_result(x), trace, t0)
+            return self._verdict_from_fallback(self._fallback_result(x, deadline - time.monotonic()), trace, t0)
         except (Exception, BudgetExceeded) as e:
             if self.strict:
                 raise
@@ -236,6 +268,7 @@ class Verifier:
         """
         rows = list(rows)
         t0s = [0.0] * len(rows)
+        spent = [0.0] * len(rows)  # each row's module time: its judge gets the rest of its budget
 
         def first_pass(i: int):
             t0s[i] = time.perf_counter()
@@ -247,6 +280,8 @@ class Verifier:
                 if self.strict:
                     raise
                 return None, None, [("*", ABSTAIN, f"internal_error:{type(e).__name__}")], None
+            finally:
+                spent[i] = time.perf_counter() - t0s[i]
             return mod, d, trace, x
 
         workers = max(1, min(int(workers or 1), 64))
@@ -269,15 +304,17 @@ class Verifier:
             else:
                 pending.append(i)
         if pending:
-            results = self._fallback_batch([firsts[i][3] for i in pending], workers)
+            results = self._fallback_batch([firsts[i][3] for i in pending], workers,
+                                           [self.budget_s - spent[i] for i in pending])
             for i, res in zip(pending, results, strict=True):
                 out[i] = self._verdict_from_fallback(res, firsts[i][2], t0s[i])
         return [v for v in out if v is not None]
 
-    def _fallback_batch(self, triples: Sequence[Triple], workers: int) -> list[FallbackResult]:
+    def _fallback_batch(self, triples: Sequence[Triple], workers: int,
+                        left_s: Sequence[float]) -> list[FallbackResult]:
         assert self.fallback is not None
         if getattr(self.fallback, "local", False):
-            return [self._fallback_result(x) for x in triples]
+            return [self._fallback_result(x, left) for x, left in zip(triples, left_s, strict=True)]
         try:
             return list(self.fallback.judge_batch([(x.question, x.reference, x.response) for x in triples],
                                                   guidance=self.guidance, workers=workers))
@@ -294,6 +331,16 @@ class Verifier:
         return [(m.info.id, self._run_module(m, x)) for m in self._modules]
 
 
+def _with_limit_notes(verdict: Verdict, notes: list[str]) -> Verdict:
+    """A verdict that names the hard limits that refused work on its way (``limit:<what>``): in
+    the trace always, and in the reason when no module decided (the judge or the abstention
+    may be due to the refusal)."""
+    trace = verdict.trace + tuple(("*", ABSTAIN, n) for n in notes)
+    direct = verdict.decided_by not in ("none", "error") and not verdict.fallback_called
+    reason = verdict.reason if direct else f"{verdict.reason};{notes[0]}"
+    return replace(verdict, reason=reason, trace=trace)
+
+
 def load_verifier(
     artifact: str | os.PathLike[str] | Artifact | None = None,
     fallback: str | Fallback | None = None,
@@ -305,7 +352,8 @@ def load_verifier(
     the rule bank (an empty-library release if there is none). ``fallback``: ``"none"``
     (abstentions surface as ``correct=None``), ``"offline"`` (default), ``"openai"``,
     ``"anthropic"``, or any object implementing the ``Fallback`` protocol. Other options:
-    ``budget_s``, ``module_budget_s``, ``strict``, ``exclude_groups``, ``warmup`` (default True:
+    ``budget_s`` (the whole call, modules and judge: 1.5 s, or 60 s with a networked judge),
+    ``module_budget_s``, ``strict``, ``exclude_groups``, ``warmup`` (default True:
     import sympy and build the unit registry now, outside any call's time budget), and
     ``fallback_config`` (a dict passed to the fallback factory).
     """

@@ -16,20 +16,19 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 import time
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, Protocol
 
 import yaml
 
-from tasks.metrics import (
+from tasks.data.schema import Example
+from tasks.evaluate.baselines import MathVerifyBaseline
+from tasks.evaluate.metrics import (
     ExampleResult,
     accuracy,
     breakdown,
@@ -42,9 +41,8 @@ from tasks.metrics import (
     removal_ablations,
     summary,
 )
-from tasks.schema import Example
+from tasks.paths import repo_path, shared_root
 
-REPO = Path(__file__).resolve().parent.parent
 DEFAULT_BENCHMARKS = ("verifybench", "verifybench_hard", "sci_verifybench")
 KNOWN_BENCHMARKS = ("verifybench", "verifybench_hard", "sci_verifybench", "verifierbench")
 BASE_VERIFIERS = ("autoverifier", "fallback_only", "math_verify")
@@ -54,15 +52,6 @@ SNIPPET_CHARS = 400
 
 class EvalError(RuntimeError):
     """A configuration or data problem that stops an evaluation run."""
-
-
-def shared_root(configured: str | os.PathLike[str] | None = None) -> Path:
-    """The shared data folder: the configured path, else ``$AUTOVERIFIER_SHARED``, else ``../shared``."""
-    if configured:
-        p = Path(configured)
-        return p if p.is_absolute() else (REPO / p)
-    env = os.environ.get("AUTOVERIFIER_SHARED")
-    return Path(env) if env else REPO.parent / "shared"
 
 
 # --------------------------------------------------------------------------- configuration
@@ -95,8 +84,7 @@ class EvalConfig:
         """A configured path made absolute against the repository root."""
         if not path:
             return None
-        p = Path(path)
-        return p if p.is_absolute() else REPO / p
+        return repo_path(path)
 
     def to_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__slots__}  # type: ignore[attr-defined]
@@ -146,7 +134,7 @@ def load_eval_config(path: str | os.PathLike[str] | None = None, **overrides: An
 def load_eval_sets(cfg: EvalConfig, loader: Callable[..., list[Example]] | None = None) -> dict[str, list[Example]]:
     """Load every configured benchmark (the shared samples unless a full-release root is set)."""
     if loader is None:
-        from tasks.loaders import load_benchmark as loader  # noqa: N813 - data layer, imported lazily
+        from tasks.data.loaders import load_benchmark as loader  # noqa: N813 - data layer, imported lazily
     sets: dict[str, list[Example]] = {}
     for name in cfg.benchmarks:
         root = cfg.benchmark_roots.get(name)
@@ -186,69 +174,6 @@ class VerifierLike(Protocol):
     """What the runner needs from a verifier (the runtime's ``Verifier`` satisfies it)."""
 
     def verify_batch(self, rows: Iterable[Mapping[str, Any]], workers: int = 1) -> list[Any]: ...
-
-
-def _math_verify_one(reference: str, response: str, opts: Mapping[str, Any]) -> tuple[bool, str]:
-    """Math-Verify on one pair: ``verify(parse(reference), parse(response))``; any error is 'incorrect'."""
-    try:
-        from math_verify import parse, verify
-
-        pt = int(opts.get("parsing_timeout", 5))
-        gold = parse(reference, parsing_timeout=pt)
-        if not gold:
-            return False, "gold_unparsed"
-        pred = parse(response, parsing_timeout=pt)
-        if not pred:
-            return False, "answer_unparsed"
-        ok = verify(
-            gold,
-            pred,
-            float_rounding=int(opts.get("float_rounding", 6)),
-            timeout_seconds=int(opts.get("timeout_seconds", 5)),
-        )
-        return bool(ok), "equivalent" if ok else "not_equivalent"
-    except BaseException as e:  # noqa: BLE001 - a baseline error counts as 'incorrect', never a crash
-        if isinstance(e, KeyboardInterrupt):
-            raise
-        return False, f"error:{type(e).__name__}"
-
-
-def _math_verify_many(pairs: list[tuple[str, str]], opts: dict[str, Any]) -> list[tuple[bool, str]]:
-    return [_math_verify_one(r, s, opts) for r, s in pairs]
-
-
-@dataclass(frozen=True, slots=True)
-class _BaselineVerdict:
-    correct: bool | None
-    decided_by: str
-    reason: str
-    fallback_called: bool
-    elapsed_ms: float
-
-
-class MathVerifyBaseline:
-    """The Math-Verify baseline (``from math_verify import parse, verify``), run sequentially.
-
-    Math-Verify's timeouts use ``signal.alarm``, which works only in a process's main thread:
-    in the main thread it runs inline; elsewhere (a Prefect worker thread) the whole batch
-    runs in one spawned child process, whose main thread can take the alarm.
-    """
-
-    name = "math_verify"
-
-    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
-        self.options = dict(options or {})
-
-    def verify_batch(self, rows: Iterable[Mapping[str, Any]], workers: int = 1) -> list[_BaselineVerdict]:
-        pairs = [(str(r.get("reference") or ""), str(r.get("response") or "")) for r in rows]
-        t0 = time.perf_counter()
-        if threading.current_thread() is threading.main_thread():
-            raw = _math_verify_many(pairs, self.options)
-        else:
-            with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as ex:
-                raw = ex.submit(_math_verify_many, pairs, self.options).result()
-        per = (time.perf_counter() - t0) * 1000.0 / max(1, len(pairs))
-        return [_BaselineVerdict(ok, self.name, why, False, per) for ok, why in raw]
 
 
 def module_groups(verifier: Any) -> dict[str, str]:
@@ -480,8 +405,8 @@ def decontamination(cfg: EvalConfig, sets: Mapping[str, Sequence[Example]]) -> d
     if not cfg.decontamination:
         return {"status": "skipped", "reason": "decontamination disabled in the eval config"}
     try:
-        from tasks.decontam import audit
-        from tasks.pool import build_pool
+        from tasks.data.decontam import audit
+        from tasks.data.pool import build_pool
     except ImportError as e:
         return {"status": "unavailable", "reason": f"pool or audit code not importable: {e}"}
     pool_cfg_path = cfg.resolve(cfg.pool_config)
@@ -532,7 +457,7 @@ def store_results(db_path: str | os.PathLike[str], run_id: str, results: Sequenc
     Rows of the same run and benchmark written before are replaced, so a run can be stored
     benchmark by benchmark and a repeated write does not duplicate.
     """
-    from tasks.store import Store
+    from tasks.data.store import Store
 
     with Store(db_path) as st:
         for bench in sorted({r.benchmark for r in results}):
@@ -542,7 +467,7 @@ def store_results(db_path: str | os.PathLike[str], run_id: str, results: Sequenc
 
 def load_results(db_path: str | os.PathLike[str], run_id: str | None = None) -> tuple[str | None, list[ExampleResult]]:
     """Read one run's results back (the most recently written run when ``run_id`` is None)."""
-    from tasks.store import Store
+    from tasks.data.store import Store
 
     if not Path(db_path).is_file():
         raise EvalError(f"database not found: {db_path}")
@@ -570,7 +495,7 @@ def load_results(db_path: str | os.PathLike[str], run_id: str | None = None) -> 
 
 def load_rounds(db_path: str | os.PathLike[str] | None) -> list[dict[str, Any]]:
     """The construction rounds recorded in the store (empty when there are none or no database)."""
-    from tasks.store import Store
+    from tasks.data.store import Store
 
     if not db_path or not Path(db_path).is_file():
         return []

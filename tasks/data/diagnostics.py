@@ -24,7 +24,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
 
-from tasks.schema import Example, stable_id
+from tasks.data.schema import Example, stable_id
 
 __all__ = [
     "SEED_FILE",
@@ -37,7 +37,7 @@ __all__ = [
     "variants",
 ]
 
-SEED_FILE = Path(__file__).resolve().parent / "data" / "seed_examples.jsonl"
+SEED_FILE = Path(__file__).resolve().parent / "seed_examples.jsonl"
 
 _INT = re.compile(r"^[-+]?\d{1,3}(,\d{3})+$|^[-+]?\d+$")
 _DEC = re.compile(r"^[-+]?(\d+\.\d*|\.\d+)$|^[-+]?\d+(\.\d+)?[eE][-+]?\d+$")

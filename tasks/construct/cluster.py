@@ -37,7 +37,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from tasks.embed import Embedder, TfidfSvdEmbedder
+from tasks.construct.embed import Embedder, TfidfSvdEmbedder
 
 Method = Literal["umap_hdbscan", "key_grouping"]
 KEY_FIELDS: tuple[str, ...] = ("error_type", "answer_object", "surface_form")

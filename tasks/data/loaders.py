@@ -1,4 +1,4 @@
-"""Loaders: every supported data format into :class:`tasks.schema.Example`.
+"""Loaders: every supported data format into :class:`tasks.data.schema.Example`.
 
 ``load(path)`` detects the format from the record fields (``format=`` forces one) and returns
 a :class:`LoadResult` whose report counts what was loaded, skipped (with the reason) and what
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import warnings
 from collections import Counter
@@ -34,7 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tasks.schema import Example, stable_id
+from tasks.data.schema import Example, stable_id
+from tasks.paths import shared_root
 
 __all__ = [
     "BENCHMARKS",
@@ -51,7 +51,6 @@ __all__ = [
     "shared_root",
 ]
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 FORMATS = (
     "autoverifier",
     "verifybench",
@@ -65,12 +64,6 @@ FORMATS = (
 BENCHMARKS = ("verifybench", "verifybench_hard", "sci_verifybench", "verifierbench")
 EVOUNA_SYSTEMS = ("fid", "gpt35", "chatgpt", "gpt4", "newbing")
 _MAX_WARNINGS = 20
-
-
-def shared_root() -> Path:
-    """The shared data folder: ``$AUTOVERIFIER_SHARED`` or ``../shared`` next to the repo."""
-    env = os.environ.get("AUTOVERIFIER_SHARED")
-    return Path(env) if env else REPO_ROOT.parent / "shared"
 
 
 class LoadError(ValueError):

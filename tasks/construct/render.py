@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tasks.templates import TEMPLATE_NAMES
+from tasks.construct.templates import TEMPLATE_NAMES
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
 

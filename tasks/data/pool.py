@@ -24,10 +24,11 @@ from typing import Any
 
 import yaml
 
-from tasks.decontam import audit, enforce, normalize_text
-from tasks.diagnostics import answer_form, base_from_example, generate_diagnostics, load_seed_examples
-from tasks.loaders import BENCHMARKS, load, load_benchmark, shared_root
-from tasks.schema import Example
+from tasks.data.decontam import audit, enforce, normalize_text
+from tasks.data.diagnostics import answer_form, base_from_example, generate_diagnostics, load_seed_examples
+from tasks.data.loaders import BENCHMARKS, load, load_benchmark
+from tasks.data.schema import Example
+from tasks.paths import shared_root
 
 __all__ = ["PoolConfig", "PoolResult", "SourceSpec", "build_pool", "example_form", "split_by_question"]
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
-from tasks.schema import Example
+from tasks.data.schema import Example
 
 __all__ = ["ContaminationError", "DecontamReport", "SetAudit", "audit", "enforce", "normalize_text"]
 

@@ -1,8 +1,13 @@
-"""The construction round's steps as small typed Prefect tasks over the pure functions.
+"""A construction round as plain step functions over one :class:`RoundContext`.
 
-Tasks pass small values (a round key, chunk indices, counts); the round's in-memory state
-(the pool's triples with their cached parses, module decisions, fallback verdicts) lives in
-a process-local registry keyed by the round key, so thread-mapped tasks share it.
+``flows/construct.py`` wraps each step in a Prefect task and calls them in order; tests call
+them directly::
+
+    ctx = prepare_round("configs/demo.yaml")
+    chunks, rows = chunk_rows(ctx)
+    collect_replay(ctx, chunks, [replay_chunk(replay_spec(ctx), r) for r in rows])
+    find_round_residuals(ctx); cluster_round(ctx); draft_round(ctx); validate_round(ctx)
+    freeze_round(ctx); summary, trace = record_round(ctx, started_at)
 """
 
 from __future__ import annotations
@@ -11,39 +16,25 @@ import json
 import os
 import threading
 import time
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
-import yaml
-from prefect import get_run_logger, task
-from prefect.artifacts import create_markdown_artifact, create_table_artifact
-from prefect.cache_policies import NO_CACHE
-
-from tasks.construct import (
+from tasks.construct.config import ConstructConfig
+from tasks.construct.draft import Draft, OfflineDrafter
+from tasks.construct.promote import (
     GROUP_BASE,
-    Draft,
-    OfflineDrafter,
-    PoolState,
-    RoundConfig,
-    Validation,
-    absorb_replay,
     card_record,
-    cascade,
-    chunk_indices,
-    coverage_groups,
     existing_modules,
-    find_residuals,
     freeze_release,
     next_version,
     pick_cases,
-    replay_rows,
-    round_figures,
-    validate_draft,
 )
-from tasks.render import render_module
-from tasks.schema import Example
+from tasks.construct.render import render_module
+from tasks.construct.replay import absorb_replay, cascade, chunk_indices, replay_rows, round_figures
+from tasks.construct.residuals import coverage_groups, find_residuals
+from tasks.construct.state import PoolState
+from tasks.construct.validate import Validation, validate_draft
+from tasks.data.schema import Example
 from verifier_runtime.artifact import (
     Artifact,
     ModuleEntry,
@@ -54,87 +45,39 @@ from verifier_runtime.artifact import (
 from verifier_runtime.fallback import make_fallback
 from verifier_runtime.verifier import Verifier
 
-REPO = Path(__file__).resolve().parent.parent
 
-
-# --------------------------------------------------------------------------------------
-# Configuration
-# --------------------------------------------------------------------------------------
-
-
-@dataclass
-class ConstructConfig:
-    """A construction run (``configs/demo.yaml``). Relative paths are relative to the repo."""
-
-    name: str = "demo"
-    db: str = "data/autoverifier.duckdb"
-    rulebank: str = "rulebank"
-    start_from: str = "newest"  # newest | empty | <path to a release>
-    fallback: str = "offline"
-    fallback_config: dict[str, Any] = field(default_factory=dict)
-    rounds: int = 3
-    pool: str = "configs/pool.yaml"
-    chunk_size: int = 500
-    task_runner: str = "threads"  # threads | dask
-    max_workers: int = 4  # thread runner
-    dask_address: str | None = None  # dask: a scheduler address; None starts a local cluster
-    llm_drafter: dict[str, Any] | None = None
-    construction: RoundConfig = field(default_factory=RoundConfig)
-
-    @classmethod
-    def from_yaml(cls, path: str | os.PathLike[str]) -> ConstructConfig:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-        if not isinstance(data, dict):
-            raise ValueError(f"{path}: a construction config must be a mapping")
-        data = dict(data)
-        rc = RoundConfig.from_dict(data.pop("construction", None))
-        known = set(cls.__dataclass_fields__) - {"construction"}
-        unknown = set(data) - known
-        if unknown:
-            raise ValueError(f"{path}: unknown keys {sorted(unknown)}")
-        return cls(construction=rc, **data)
-
-    def path(self, p: str) -> Path:
-        q = Path(p).expanduser()
-        return q if q.is_absolute() else REPO / q
-
-
-# --------------------------------------------------------------------------------------
-# Round context registry
-# --------------------------------------------------------------------------------------
-
-
-@dataclass
 class RoundContext:
-    key: str
-    cfg: ConstructConfig
-    round_no: int
-    base: Artifact
-    verifier: Verifier
-    state: PoolState
-    store: Any
-    store_lock: threading.Lock = field(default_factory=threading.Lock)
-    preds: list[bool] = field(default_factory=list)
-    by: list[str] = field(default_factory=list)
-    residuals: list[dict] = field(default_factory=list)
-    clusters: list[dict] = field(default_factory=list)
-    drafts: list[tuple[Draft, dict]] = field(default_factory=list)
-    audits: dict[str, dict] = field(default_factory=dict)
-    accepted: list[dict] = field(default_factory=list)
-    rejected: list[dict] = field(default_factory=list)
-    figures: dict[str, Any] = field(default_factory=dict)
-    timings: dict[str, float] = field(default_factory=dict)
-    release: str | None = None
-    guidance: list[str] = field(default_factory=list)
-    embeddings: Any = None
-    promoted: tuple[dict, dict] | None = None  # (modules, cards) after validation, for freeze
-    objects: list[str] | None = None
-    pool_report: dict[str, Any] = field(default_factory=dict)
+    """One round's in-memory state, handed from step to step (a plain object: Prefect passes it
+    by reference between tasks of the round's flow run and does not try to serialise it).
 
+    ``state`` holds the pool's triples with their cached parses, every module's decision on
+    every example and the fallback's verdicts; the other fields are what the steps produce.
+    """
 
-_CONTEXTS: dict[str, RoundContext] = {}
-_POOLS: dict[str, tuple[list[Example], dict]] = {}
-_FALLBACK_CACHE: dict[str, dict[int, bool]] = {}
+    def __init__(self, cfg: ConstructConfig, round_no: int, base: Artifact, verifier: Verifier, state: PoolState,
+                 store: Any, *, pool_report: dict[str, Any] | None = None) -> None:
+        self.cfg = cfg
+        self.round_no = round_no
+        self.base = base
+        self.verifier = verifier
+        self.state = state
+        self.store = store
+        self.store_lock = threading.Lock()
+        self.pool_report: dict[str, Any] = dict(pool_report or {})
+        self.preds: list[bool] = []
+        self.by: list[str] = []
+        self.residuals: list[dict] = []
+        self.clusters: list[dict] = []
+        self.drafts: list[tuple[Draft, dict]] = []
+        self.accepted: list[dict] = []
+        self.rejected: list[dict] = []
+        self.figures: dict[str, Any] = {}
+        self.timings: dict[str, float] = {}
+        self.release: str | None = None
+        self.guidance: list[str] = []
+        self.embeddings: Any = None
+        self.promoted: tuple[dict, dict] | None = None  # (modules, cards) after validation, for freeze
+        self.objects: list[str] | None = None
 
 
 def _logger():
@@ -142,13 +85,11 @@ def _logger():
     import logging
 
     try:
+        from prefect import get_run_logger
+
         return get_run_logger()
     except Exception:
         return logging.getLogger("autoverifier.construct")
-
-
-def ctx_of(key: str) -> RoundContext:
-    return _CONTEXTS[key]
 
 
 def _timed(ctx: RoundContext, name: str, t0: float) -> None:
@@ -156,14 +97,11 @@ def _timed(ctx: RoundContext, name: str, t0: float) -> None:
 
 
 def load_pool_examples(cfg: ConstructConfig, store: Any) -> tuple[list[Example], dict]:
-    """The construction split of the configured pool (built once per process and config)."""
-    from tasks.pool import build_pool
+    """The construction split of the configured pool (deterministic: every round builds the same)."""
+    from tasks.data.pool import build_pool
 
-    key = str(cfg.path(cfg.pool))
-    if key not in _POOLS:
-        res = build_pool(cfg.path(cfg.pool), store=store)
-        _POOLS[key] = (res.split("construction") or res.examples, res.report)
-    return _POOLS[key]
+    res = build_pool(cfg.path(cfg.pool), store=store)
+    return res.split("construction") or res.examples, res.report
 
 
 def base_artifact(cfg: ConstructConfig) -> Artifact:
@@ -180,14 +118,13 @@ def base_artifact(cfg: ConstructConfig) -> Artifact:
 
 
 # --------------------------------------------------------------------------------------
-# Tasks
+# The steps, in the order the round flow calls them
 # --------------------------------------------------------------------------------------
 
 
-@task(name="prepare-round", cache_policy=NO_CACHE)
-def prepare_round(config_path: str, round_no: int | None = None) -> str:
-    """Load the config, the pool and the current release; returns the round key."""
-    from tasks.store import Store
+def prepare_round(config_path: str, round_no: int | None = None) -> RoundContext:
+    """Load the config, the pool and the current release; returns the round's state."""
+    from tasks.data.store import Store
 
     t0 = time.perf_counter()
     cfg = ConstructConfig.from_yaml(config_path)
@@ -197,57 +134,47 @@ def prepare_round(config_path: str, round_no: int | None = None) -> str:
     examples, report = load_pool_examples(cfg, store)
     base = base_artifact(cfg)
     rn = round_no if round_no is not None else int(base.manifest.get("provenance", {}).get("round", 0)) + 1
-    fallback = make_fallback(cfg.fallback, template=base.template, config=cfg.fallback_config)
-    verifier = Verifier(base, fallback, module_budget_s=cfg.construction.module_budget_s)
-    state = PoolState(examples, fallback, guidance=base.guidance)
-    fb_key = f"{state.pool_hash()}:{cfg.fallback}:{hash(base.guidance)}"
-    state._fallback = _FALLBACK_CACHE.setdefault(fb_key, {})
-    key = f"{cfg.name}:{rn}:{time.time_ns()}"
-    ctx = RoundContext(key, cfg, rn, base, verifier, state, store, pool_report=report)
-    _CONTEXTS[key] = ctx
+    verifier = replay_verifier(base, cfg.fallback, fallback_config=cfg.fallback_config,
+                               module_budget_s=cfg.construction.module_budget_s)
+    state = PoolState(examples, verifier.fallback, guidance=base.guidance)
+    ctx = RoundContext(cfg, rn, base, verifier, state, store, pool_report=report)
     _timed(ctx, "prepare", t0)
     _logger().info("round %s: %d pool examples, base release %s with %d modules",
                           rn, len(examples), base.version, len(verifier.modules))
-    return key
+    return ctx
 
 
-_WORKER_VERIFIERS: dict[str, Verifier] = {}
-_WORKER_LOCK = threading.Lock()
+def replay_verifier(artifact: Artifact | str | None, fallback: str, *, fallback_config: dict[str, Any] | None = None,
+                    **options: Any) -> Verifier:
+    """The replay's verifier: the release ``artifact`` (an :class:`Artifact` or a path), or the
+    empty library when ``None``, with the named fallback."""
+    if isinstance(artifact, Artifact):
+        art = artifact
+    else:
+        art = load_artifact(artifact) if artifact else empty_release_manifest()
+    fb = make_fallback(fallback, template=art.template, config=dict(fallback_config or {}))
+    return Verifier(art, fb, **options)
 
 
-def replay_spec(key: str) -> dict[str, Any]:
+def replay_spec(ctx: RoundContext) -> dict[str, Any]:
     """What a replay worker needs to rebuild the round's verifier: small and serialisable."""
-    ctx = ctx_of(key)
     source = ctx.base.source
     return {"artifact": None if source.startswith("<") else source, "fallback": ctx.cfg.fallback,
             "fallback_config": ctx.cfg.fallback_config, "module_budget_s": ctx.cfg.construction.module_budget_s}
 
 
-def worker_verifier(spec: dict[str, Any]) -> Verifier:
-    """The verifier for ``spec``, built once per worker process."""
-    k = json.dumps(spec, sort_keys=True)
-    with _WORKER_LOCK:
-        v = _WORKER_VERIFIERS.get(k)
-        if v is None:
-            art = load_artifact(spec["artifact"]) if spec["artifact"] else empty_release_manifest()
-            fb = make_fallback(spec["fallback"], template=art.template, config=spec["fallback_config"])
-            v = _WORKER_VERIFIERS[k] = Verifier(art, fb, module_budget_s=spec["module_budget_s"])
-        return v
+def replay_chunk(spec: dict[str, Any], rows: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
+    """Replay the round's release on one chunk of triples (runs on threads or on Dask workers);
+    the verifier is built once per worker process (the runtime's verifier cache)."""
+    from verifier_runtime.integrations.rewards import get_verifier
+
+    verifier = get_verifier(spec["artifact"], spec["fallback"], loader=replay_verifier,
+                            fallback_config=spec["fallback_config"], module_budget_s=spec["module_budget_s"])
+    return replay_rows(verifier, rows)
 
 
-def replay_spec_rows(spec: dict[str, Any], rows: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
-    """Replay the current release on one chunk of triples (runs on threads or on Dask workers)."""
-    return replay_rows(worker_verifier(spec), rows)
-
-
-# Decorated under another name: Dask pickles the function by reference, which must resolve to itself.
-replay_task = task(name="replay-chunk", cache_policy=NO_CACHE)(replay_spec_rows)
-
-
-@task(name="collect-replay", cache_policy=NO_CACHE)
-def collect_replay_task(key: str, chunks: list[list[int]], results: list[list[dict[str, Any]]]) -> int:
+def collect_replay(ctx: RoundContext, chunks: list[list[int]], results: list[list[dict[str, Any]]]) -> int:
     """Merge the chunks' decisions into the round state and store every decision."""
-    ctx = ctx_of(key)
     t0 = time.perf_counter()
     module_ids = [m.id for m in ctx.verifier.modules]
     rows = []
@@ -264,19 +191,16 @@ def collect_replay_task(key: str, chunks: list[list[int]], results: list[list[di
     return len(rows)
 
 
-def chunk_rows(key: str) -> tuple[list[list[int]], list[list[tuple[str, str, str]]]]:
+def chunk_rows(ctx: RoundContext) -> tuple[list[list[int]], list[list[tuple[str, str, str]]]]:
     """The pool in chunks: indices (kept here) and raw triples (sent to the replay workers)."""
-    ctx = ctx_of(key)
     ctx.timings["replay_started"] = time.perf_counter()
     chunks = chunk_indices(len(ctx.state), ctx.cfg.chunk_size)
     ex = ctx.state.examples
     return chunks, [[(ex[i].question, ex[i].reference, ex[i].response) for i in c] for c in chunks]
 
 
-@task(name="residuals", cache_policy=NO_CACHE)
-def residuals_task(key: str) -> int:
+def find_round_residuals(ctx: RoundContext) -> int:
     """Collect the wrong decisions (direct and fallback) with their features."""
-    ctx = ctx_of(key)
     t0 = time.perf_counter()
     order = [m.id for m in ctx.verifier.modules]
     ctx.preds, ctx.by = cascade(order, ctx.state.decisions, ctx.state)
@@ -292,13 +216,11 @@ def residuals_task(key: str) -> int:
     return len(rows)
 
 
-@task(name="cluster", cache_policy=NO_CACHE)
-def cluster_task(key: str) -> int:
+def cluster_round(ctx: RoundContext) -> int:
     """Cluster the residuals (embeddings, UMAP, HDBSCAN) and add coverage groups; rank them."""
-    from tasks.cluster import cluster_residuals
-    from tasks.embed import make_embedder
+    from tasks.construct.cluster import cluster_residuals
+    from tasks.construct.embed import make_embedder
 
-    ctx = ctx_of(key)
     t0 = time.perf_counter()
     rc = ctx.cfg.construction
     result = cluster_residuals(ctx.residuals, embedder=make_embedder(rc.embedder),
@@ -325,7 +247,7 @@ def pool_embeddings(ctx: RoundContext):
     """Embeddings of every pool example (reference, answer, question head), fitted once per round."""
     import numpy as np
 
-    from tasks.embed import make_embedder
+    from tasks.construct.embed import make_embedder
 
     if ctx.embeddings is None:
         texts = [f"{x.ref} || {x.answer} || {x.question[:120]}" for x in ctx.state.triples]
@@ -335,7 +257,7 @@ def pool_embeddings(ctx: RoundContext):
 
 def nearest_opposite(ctx: RoundContext, idx: list[int], opposite: list[int], k: int) -> list[int]:
     """The ``k`` examples of ``opposite`` closest to any cluster member, on the round's embeddings."""
-    from tasks.cluster import rank_by_similarity
+    from tasks.construct.cluster import rank_by_similarity
 
     emb = pool_embeddings(ctx)
     ranked = rank_by_similarity(emb[idx], emb[opposite], [ctx.state.examples[i].id for i in opposite], k)
@@ -344,7 +266,7 @@ def nearest_opposite(ctx: RoundContext, idx: list[int], opposite: list[int], k: 
 
 def _counterexamples(ctx: RoundContext, cluster: dict) -> list[int]:
     """Near neighbours of the cluster with the opposite label, plus same-object opposite-label examples."""
-    from tasks.features import answer_object
+    from tasks.construct.features import answer_object
 
     idx = cluster["indices"]
     labels = ctx.state.labels
@@ -362,14 +284,12 @@ def _counterexamples(ctx: RoundContext, cluster: dict) -> list[int]:
     return sorted(set(near) | set(same_obj))
 
 
-@task(name="draft", cache_policy=NO_CACHE)
-def draft_task(key: str) -> int:
+def draft_round(ctx: RoundContext) -> int:
     """Draft rule cards for the top clusters (offline templates; an LLM drafter when configured)."""
-    ctx = ctx_of(key)
     t0 = time.perf_counter()
     drafters: list[Any] = [OfflineDrafter()]
     if ctx.cfg.llm_drafter:
-        from tasks.llm_draft import LLMDrafter
+        from tasks.construct.llm_draft import LLMDrafter
 
         drafters.append(LLMDrafter.from_config(ctx.cfg.llm_drafter))
     prefix = f"r{ctx.round_no:02d}"
@@ -400,12 +320,10 @@ def _module_cases(ctx: RoundContext, dec: list[str], cluster: dict) -> tuple[lis
     return support, counter
 
 
-@task(name="audit-validate-promote", cache_policy=NO_CACHE)
-def validate_task(key: str) -> int:
+def validate_round(ctx: RoundContext) -> int:
     """Audit each draft's code in the sandbox, validate it in four stages, promote the survivors."""
-    from tasks.audit import audit_module
+    from tasks.construct.audit import audit_module
 
-    ctx = ctx_of(key)
     t0 = time.perf_counter()
     rc = ctx.cfg.construction
     modules, templates, cards = existing_modules(ctx.base)
@@ -500,7 +418,7 @@ def validate_task(key: str) -> int:
 
 
 def draft_group(draft: Draft) -> str:
-    from tasks.render import load_template
+    from tasks.construct.render import load_template
 
     if draft.template:
         return load_template(draft.template).group
@@ -514,7 +432,7 @@ def module_source_for(draft: Draft, *, module_id: str, priority: int, desc: str,
         return render_module(draft.template, draft.params, module_id=module_id, priority=priority,
                              card_id=draft.card_id, description=desc, why=why, support=support,
                              counterexamples=counterexamples, revision=revision)
-    from tasks.llm_draft import wrap_code
+    from tasks.construct.llm_draft import wrap_code
 
     card = draft.search.get("card", {})
     meta = {"id": module_id, "group": draft_group(draft), "priority": priority, "card_id": draft.card_id,
@@ -552,10 +470,8 @@ def validate_guidance(ctx: RoundContext, draft: Draft, cluster: dict) -> dict:
                        reason=v.reason, cluster=cluster)
 
 
-@task(name="freeze", cache_policy=NO_CACHE)
-def freeze_task(key: str) -> str:
+def freeze_round(ctx: RoundContext) -> str:
     """Freeze the promoted state as the next release; record the round; keep rejected cards."""
-    ctx = ctx_of(key)
     t0 = time.perf_counter()
     modules, cards = ctx.promoted if ctx.promoted is not None else (None, None)
     rb = ctx.cfg.path(ctx.cfg.rulebank)
@@ -606,10 +522,9 @@ def _card_row(c: dict) -> dict:
             "created_at": c["created_at"]}
 
 
-@task(name="publish", cache_policy=NO_CACHE)
-def publish_task(key: str, started_at: str) -> dict[str, Any]:
-    """Record the round's figures in the store and publish them as Prefect artifacts."""
-    ctx = ctx_of(key)
+def record_round(ctx: RoundContext, started_at: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Record the round's figures in the store (and close it); returns the round's summary and
+    the trace of every round recorded so far."""
     before, after = ctx.figures.get("before", {}), ctx.figures.get("after", ctx.figures.get("before", {}))
     summary = {
         "round": ctx.round_no,
@@ -634,20 +549,20 @@ def publish_task(key: str, started_at: str) -> dict[str, Any]:
     with ctx.store_lock:
         ctx.store.upsert_round(row)
         trace = ctx.store.rounds()
-    md = round_markdown(summary, ctx.accepted, ctx.rejected, trace)
-    create_markdown_artifact(key="construction-round", markdown=md, description=f"Round {ctx.round_no} summary")
-    create_table_artifact(key="construction-cards", table=[
-        {"card": c["card_id"], "status": c["status"], "stage": c["stage"], "template": c.get("template") or "",
-         "reason": c["reason"][:160]} for c in ctx.accepted + ctx.rejected] or [{"card": "", "status": "none"}],
-        description=f"Round {ctx.round_no}: accepted and rejected cards")
-    create_table_artifact(key="construction-trace", table=[
-        {"round": r["round"], "release": r["artifact_version"], "coverage": r["coverage"],
-         "direct_errors": r["direct_errors"], "accuracy": r["accuracy"], "fallback_calls": r["fallback_calls"],
-         "accepted": r["accepted"], "rejected": r["rejected"]} for r in trace],
-        description="Construction replay trace over rounds")
     ctx.store.close()
-    _CONTEXTS.pop(key, None)
-    return summary
+    return summary, trace
+
+
+def round_artifacts(summary: dict[str, Any], accepted: list[dict], rejected: list[dict],
+                    trace: list[dict]) -> dict[str, Any]:
+    """What the round publishes where a person looks: a markdown summary, the cards table with
+    reasons, and the replay trace over rounds."""
+    cards = [{"card": c["card_id"], "status": c["status"], "stage": c["stage"], "template": c.get("template") or "",
+              "reason": c["reason"][:160]} for c in accepted + rejected] or [{"card": "", "status": "none"}]
+    rounds = [{"round": r["round"], "release": r["artifact_version"], "coverage": r["coverage"],
+               "direct_errors": r["direct_errors"], "accuracy": r["accuracy"], "fallback_calls": r["fallback_calls"],
+               "accepted": r["accepted"], "rejected": r["rejected"]} for r in trace]
+    return {"markdown": round_markdown(summary, accepted, rejected, trace), "cards": cards, "trace": rounds}
 
 
 def _pct(x: Any) -> str:
@@ -694,19 +609,3 @@ def round_markdown(summary: dict, accepted: list[dict], rejected: list[dict], tr
         f"Stage timings (s): {summary['timings_s']}",
     ]
     return "\n".join(lines)
-
-
-__all__ = [
-    "ConstructConfig",
-    "chunk_indices",
-    "chunk_rows",
-    "collect_replay_task",
-    "cluster_task",
-    "draft_task",
-    "freeze_task",
-    "prepare_round",
-    "publish_task",
-    "replay_task",
-    "residuals_task",
-    "validate_task",
-]

@@ -7,12 +7,12 @@
 
 Stages, in order; the first failure stops the audit and names its stage:
 
-1. ``static``: :func:`verifier_runtime.policy.check_module_source` (the same allow-list the
+1. ``static``: :func:`verifier_runtime.sandbox.check_module_source` (the same allow-list the
    runtime re-checks at load time).
 2. ``sandbox``: a separate Python process (``python -s -P``, a minimal environment, no
    inherited ``PYTHONPATH``) that first sets ``RLIMIT_CPU``, ``RLIMIT_AS``, ``RLIMIT_FSIZE=0``
    and ``RLIMIT_CORE=0`` on itself, loads the module through
-   :func:`verifier_runtime.policy.load_module_source`, arms an audit hook (PEP 578) that
+   :func:`verifier_runtime.sandbox.load_module_source`, arms an audit hook (PEP 578) that
    refuses file writes, sockets, subprocesses and file-system changes, and runs ``decide`` on
    every case (the module's ``SUPPORT`` and ``COUNTEREXAMPLES`` plus the given ones). The
    parent kills it after ``wall_seconds``. Exceeding a limit, a blocked event, a crash or a
@@ -36,7 +36,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from verifier_runtime.policy import case_problem, check_module_source
+from verifier_runtime.sandbox import case_problem, check_module_source
 
 Stage = Literal["static", "sandbox", "determinism"]
 
@@ -105,9 +105,9 @@ class AuditResult:
 
 
 def _repo_root() -> Path:
-    import verifier_runtime.policy as policy
+    import verifier_runtime.sandbox as sandbox
 
-    return Path(policy.__file__).resolve().parents[1]
+    return Path(sandbox.__file__).resolve().parents[1]
 
 
 def _child_env(hash_seed: int) -> dict[str, str]:
@@ -124,7 +124,7 @@ def _child_env(hash_seed: int) -> dict[str, str]:
 def _run_child(payload: dict[str, Any], *, hash_seed: int, wall_seconds: float) -> tuple[dict[str, Any] | None, str]:
     """Run one sandbox child; returns (parsed result, failure reason or "")."""
     root = str(_repo_root())
-    code = f"import sys; sys.path.insert(0, {root!r}); from tasks.audit import _child_main; _child_main()"
+    code = f"import sys; sys.path.insert(0, {root!r}); from tasks.construct.audit import _child_main; _child_main()"
     try:
         proc = subprocess.run(
             [sys.executable, "-s", "-P", "-c", code],
@@ -329,7 +329,7 @@ def _child_main() -> None:
 
 
 def _child_run(payload: dict[str, Any]) -> dict[str, Any]:
-    from verifier_runtime.policy import ModulePolicyError, load_module_source
+    from verifier_runtime.sandbox import ModulePolicyError, load_module_source
     from verifier_runtime.types import Decision
 
     make_triple = _make_triple_factory()

@@ -402,7 +402,7 @@ def build_report(
     With ``eval_json`` the evaluation comes from that file; otherwise the newest run in the
     database's ``eval_results`` is summarised again (no example texts or decontamination then).
     """
-    from tasks.evaluate import EvalError, load_results, load_rounds, summarize
+    from tasks.evaluate.runner import EvalError, load_results, load_rounds, summarize
 
     data: dict[str, Any]
     if eval_json is not None:

@@ -4,7 +4,7 @@ Each file here is a complete, valid code module except for its metadata: a ``PAR
 literal on one line, and a ``decide(x)`` function that reads it. The offline drafter
 searches each template's parameter grid (``GRID``) against a residual cluster and, for the
 winner, renders the file with the tuned ``PARAMS`` plus ``MODULE``, ``SUPPORT`` and
-``COUNTEREXAMPLES`` (see :mod:`tasks.render`). ``GROUP`` names the module group.
+``COUNTEREXAMPLES`` (see :mod:`tasks.construct.render`). ``GROUP`` names the module group.
 """
 
 TEMPLATE_NAMES = (

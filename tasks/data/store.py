@@ -27,7 +27,7 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
-from tasks.schema import Example
+from tasks.data.schema import Example
 
 __all__ = ["DEFAULT_DB", "SCHEMA_VERSION", "Store", "StoreError"]
 

@@ -1,4 +1,5 @@
-"""The code-module policy: what a learned module may contain, checked before it is ever run.
+"""The code-module sandbox: what a learned module may contain (checked before it is ever run), and
+the restricted namespace it runs in.
 
 Every module in an artifact is one Python file, and the runtime re-checks its source with
 :func:`check_module_source` each time an artifact is loaded (the construction pipeline's audit

@@ -15,8 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tasks.construct import Draft, PoolState, RoundConfig, decisions_for
-from verifier_runtime.policy import ModulePolicyError, check_module_source, load_module_source
+from tasks.construct.config import RoundConfig
+from tasks.construct.draft import Draft
+from tasks.construct.state import PoolState, decisions_for
+from verifier_runtime.sandbox import ModulePolicyError, check_module_source, load_module_source
 
 CARD_FIELDS: dict[str, type | tuple[type, ...]] = {
     "title": str,
