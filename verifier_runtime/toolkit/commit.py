@@ -335,6 +335,8 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
     text = answer.strip()
     if not text:
         return (), "single", False
+    if not _SPLIT_HINT_RE.search(text):
+        return (text,), "single", False  # most answers: nothing that could join two candidates
     hedged = bool(_HEDGE_WORDS_RE.search(text))
     either = bool(_EITHER_RE.match(text))
     body = _HEDGE_LEAD_RE.sub("", _EITHER_RE.sub("", text, count=1), count=1) or text
@@ -391,6 +393,13 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
 
 
 _SEMICOLON_RE = re.compile(r"\s*;\s*")
+# Anything that could join or qualify candidates; text without it is one candidate as it stands.
+_SPLIT_HINT_RE = re.compile(
+    r"[,;&/\u2228(]|\\lor|\b(?:or|and|either|maybe|perhaps|possibly|probably|likely|presumably|apparently|i\s+think|"
+    r"i\s+believe|i\s+guess|could|might|may|one\s+of|unsure|not\s+sure|alternatively|answers?|solutions?|roots?|zeros?|"
+    r"values?|results?|it|they|these)\b",
+    re.IGNORECASE,
+)
 _DIGIT_GROUP_RE = re.compile(r"(?<=\d)(?:,\s*\\[!,;: ]\s*|\{,\})(?=\d{3}(?!\d))")
 
 

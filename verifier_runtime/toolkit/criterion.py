@@ -106,11 +106,28 @@ def reference_values(ref: str, cues: Cues | None = None) -> tuple[str, ...]:
 
 
 def reference_aliases(ref: str) -> tuple[str, ...]:
-    """Accepted spellings of a text reference: ``Humble Pie/HUMBLE PIE``, ``tea or coffee``."""
-    if _mathy(ref):
-        return (ref,)  # "1/2", "\\frac{a}{b}": a slash in mathematics is a quotient
+    """Accepted spellings of a reference: ``Humble Pie/HUMBLE PIE``, ``7/seven``, ``tea or coffee``.
+
+    A slash is a quotient or a unit, not a list of aliases, when the reference is a number, a
+    quantity or LaTeX (``1/2``, ``90 km/h``, ``\\frac{a}{b}``); a part must be words for the
+    reference to be read as aliases."""
+    if "/" not in ref and ";" not in ref and "|" not in ref and " or " not in ref.lower():
+        return (ref,)
+    if "\\" in ref or "$" in ref or parse_number(ref) is not None or _is_quantity(ref):
+        return (ref,)
     parts = [p.strip() for p in _TEXT_ALIAS_RE.split(ref) if p and p.strip()]
-    return tuple(parts) if len(parts) > 1 else (ref,)
+    if len(parts) < 2 or not any(_WORDY_RE.search(p) for p in parts):
+        return (ref,)
+    return tuple(parts)
+
+
+_WORDY_RE = re.compile(r"[^\W\d_]{2,}")
+
+
+def _is_quantity(s: str) -> bool:
+    from verifier_runtime.toolkit.units import has_unit
+
+    return has_unit(s)
 
 
 _MATHY_RE = re.compile(r"[\d\\^_=<>+*]|(?:^|[\s,(])[a-zA-Z](?:$|[\s,)])")
@@ -152,8 +169,6 @@ def _judge(x: Any) -> Judgment:
     c: Commitment | None = x.commitment
     if c is None or c.answer is None:
         return Judgment(False, _no_answer_reason(x, c, info))
-    if info is not None and info.method in ("whole", "last_line") and info.echo:
-        return Judgment(False, "invalid:echo")
     cues = x.cues
     options = x.options
     if c.several and (options or _is_letter(ref)) and c.text:
@@ -173,6 +188,11 @@ def _judge(x: Any) -> Judgment:
     if rb is not None and ab is not None:
         return Judgment(rb == ab, "equal:boolean" if rb == ab else "differ:boolean")
     j = compare_candidate(answer, ref, cues, x)
+    if j is None or not j.correct:
+        for alias in reference_aliases(ref)[1 if len(reference_aliases(ref)) == 1 else 0:]:
+            ja = compare_candidate(answer, alias, cues, x)
+            if ja is not None and ja.correct:
+                return Judgment(True, ja.reason)
     if j is not None:
         return j
     return _text(answer, ref, x, cues)
@@ -368,8 +388,23 @@ def is_restatement(answer: str, reference: str, question: str) -> bool:
         spans = [question]
     for span in spans:
         sq = _squash(span)
-        if a == sq or (len(a) >= 5 and re.search(r"(?:^|[=:,(])" + re.escape(a) + r"(?:$|[=?.,)])", sq)):
+        if a == sq or (len(a) >= 5 and _bounded_in(a, sq)):
             return True
+    return False
+
+
+_EXPR_LEFT = "=:,("
+_EXPR_RIGHT = "=?.,)"
+
+
+def _bounded_in(a: str, text: str) -> bool:
+    """``a`` occurs in ``text`` as a whole expression: at an end, or next to ``= : , (`` / ``= ? . , )``."""
+    i = text.find(a)
+    while i >= 0:
+        j = i + len(a)
+        if (i == 0 or text[i - 1] in _EXPR_LEFT) and (j == len(text) or text[j] in _EXPR_RIGHT):
+            return True
+        i = text.find(a, i + 1)
     return False
 
 
@@ -725,7 +760,7 @@ def _magnitudes(a: float, r: float, nr: Number | None, q_from: Quantity | None, 
 
 # ----------------------------------------------------------------------------- text
 _PEER_SPLIT_RE = re.compile(r"\s*(?:,\s*and\s+|,\s*or\s+|\s+and\s+|\s+or\s+|\s*&\s*|\s*,\s*)\s*", re.IGNORECASE)
-_MAX_SHORT_ANSWER_WORDS = 60
+_MAX_SHORT_ANSWER_WORDS = 400
 
 
 def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
@@ -738,19 +773,23 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
         if same is False and ia.text.casefold() == ir.text.casefold() and any(ch.isalpha() for ch in ia.text):
             return Judgment(False, "differ:case")
     aliases = reference_aliases(ref)
+    case_miss = False
     for alias in aliases:
         if text_match(answer, alias):
             if _case_carrying(alias) and _strip_case(answer) != _strip_case(alias):
-                return Judgment(False, "differ:case")
+                case_miss = True  # another accepted spelling may still match
+                continue
             return Judgment(True, "equal:text" if len(aliases) == 1 else "equal:alias")
+    if case_miss:
+        return Judgment(False, "differ:case")
     words = len(answer.split())
     question = x.question if x is not None else ""
     if words <= _MAX_SHORT_ANSWER_WORDS:
         for alias in aliases:
             if len(normalize_text(alias)) < 1 or not contains_answer(answer, alias):
                 continue
-            if question and contains_answer(question, alias):
-                continue  # a phrase the question already holds is no evidence of an answer
+            if words > _SHORT_STATEMENT_WORDS and question and contains_answer(question, alias):
+                continue  # in a paragraph, a phrase the question already holds is no evidence of an answer
             if _case_carrying(alias) and alias not in answer:
                 return Judgment(False, "differ:case")
             if _has_peer(answer, alias, x.question if x is not None else ""):
@@ -760,6 +799,9 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 return Judgment(stated, "equal:reference_in_answer" if stated else "differ:reference_not_committed")
     if _REFUSAL_RE.match(answer.strip()):
         return Judgment(False, "invalid:refusal")
+    info = x.answer_info if x is not None else None
+    if info is not None and info.method in ("whole", "last_line") and info.echo:
+        return Judgment(False, "invalid:echo")
     pa = parse_answer(answer)
     pr = parse_answer(ref)
     if pr is not None and pr.kind != "text" and (pa is None or pa.kind == "text"):
@@ -788,7 +830,7 @@ def _case_carrying(s: str) -> bool:
 
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])|\n+")
 _NOT_COMMITTED_RE = re.compile(
-    r"\b(?:not|no|never|unlikely|less\s+likely|rule[sd]?\s+out|ruled\s+out|excluded?|rather\s+than|instead\s+of|versus|vs|"
+    r"\b(?:not|no(?!\.?\s*\d)|never|unlikely|less\s+likely|rule[sd]?\s+out|ruled\s+out|excluded?|rather\s+than|instead\s+of|versus|vs|"
     r"differentials?|maybe|might|possibly|perhaps|could\s+be|or|either|neither|nor|isn'?t|wasn'?t|aren'?t)\b",
     re.IGNORECASE,
 )

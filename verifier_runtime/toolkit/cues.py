@@ -276,7 +276,8 @@ def question_cues(question: str) -> Cues:
         sig_figs = None
     options = parse_options(text)
     unknown = None
-    for m in _UNKNOWN_RE.finditer(text):
+    for m in (_UNKNOWN_RE.finditer(text) if has("find", "solve", "determine", "compute", "calculate", "what is",
+                                                 "evaluate", "value of") else ()):
         v = m.group("v") or m.group("w")
         if v and v.lower() not in ("a", "i"):
             unknown = v
@@ -294,8 +295,10 @@ def question_cues(question: str) -> Cues:
         integer=(has("how many", "integer", "whole number") and bool(_INTEGER_RE.search(text)))
         or any(n.lower() in ("integer", "whole number") for n in nearest),
         boolean=_is_boolean_question(text, low),
-        several=bool(_SEVERAL_RE.search(text)),
-        ordered=bool(_ORDERED_RE.search(text)),
+        several=has("all", "both", "two", "three", "four", "comma", "solutions", "roots", "zeros", "values", "following",
+                    "apply") and bool(_SEVERAL_RE.search(text)),
+        ordered=has("order", "pair", "triple", "tuple", "coordinate", "vector", "point", "form (", "sequence",
+                    "smallest", "least", "largest", "greatest") and bool(_ORDERED_RE.search(text)),
         interval=has("interval", "domain", "range", "inequal", "values", "solution set", "set of", "function")
         and bool(_INTERVAL_RE.search(text)),
         ratio=has("ratio", "proportion") and bool(_RATIO_RE.search(text)),
