@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from verifier_runtime.toolkit.extract import Extracted, clean_answer, extract_final_answer, find_boxed
 
-__all__ = ["Commitment", "commitment_of", "final_commitment", "split_candidates", "strip_label"]
+__all__ = ["Commitment", "commitment_of", "final_commitment", "final_statement", "split_candidates", "strip_label"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +78,7 @@ _STRONG_RE = re.compile(
     r"|\bthat(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+(?:right|correct))"
     r"|\bthat\s+(?:can'?t|cannot|can\s+not)\s+be\s+(?:right|correct)"
     r"|\bi\s+made\s+(?:a|an)\s+(?:\w+\s+)?(?:mistake|error)\b|\bcorrection\s*:|\bscratch\s+that\b"
-    r"|\bon\s+second\s+thought\b|\blet\s+me\s+(?:correct|recompute|redo|recalculate|reconsider)\b"
+    r"|\bsorry\s*[,:;\u2014\u2013-]|\bon\s+second\s+thought\b|\blet\s+me\s+(?:correct|recompute|redo|recalculate|reconsider)\b"
     r"|\bmy\s+(?:mistake|bad|error)\b|\bi\s+was\s+wrong\b|\bor\s+rather\b|\bmake\s+that\b|\bi\s+mean\b",
     re.IGNORECASE,
 )
@@ -94,7 +94,9 @@ _NEW_ANSWER_RES = (
                r"must\s+be|=)\s*[:=]?\s*", re.IGNORECASE),
     re.compile(r"\b(?:it'?s|it\s+is|it\s+should\s+be|that\s+should\s+be|this\s+should\s+be|should\s+be|is\s+actually|"
                r"it\s+must\s+be|it\s+equals|make\s+(?:it|that)|change\s+(?:it|that)\s+to|i\s+mean|or\s+rather|"
-               r"instead\s*,?\s*(?:it'?s|it\s+is)?|rather)\s*[:=]?\s*", re.IGNORECASE),
+               r"instead\s*,?\s*(?:it'?s|it\s+is)?|rather|i\s+meant)\s*[:=]?\s*", re.IGNORECASE),
+    # "so the area is 24", "the capital is Canberra": a statement of the asked quantity
+    re.compile(r"\b(?:so|thus|therefore|hence)?\s*(?:the\s+)(?:[a-z]+\s+){0,3}?(?:is|are|equals|=)\s+(?!not\b)", re.IGNORECASE),
 )
 _BARE_VALUE_RE = re.compile(r"^[\s,:;\u2014\u2013-]*(?:no[\s,:;\u2014\u2013-]+)?(?P<v>[^\s][^\n]{0,80}?)\s*[.!]?\s*$")
 _NOT_A_VALUE = frozenset({
@@ -111,9 +113,10 @@ def _value_after(segment: str, *, bare: bool) -> str | None:
     seg = segment[:400]
     best: tuple[int, str] | None = None
     for k, rx in enumerate(_NEW_ANSWER_RES):
-        m = rx.search(seg)
-        if m is None:
+        found = list(rx.finditer(seg))
+        if not found:
             continue
+        m = found[-1]  # the last statement in the correction is the one it lands on
         if k == 0:  # a new box
             boxed = find_boxed(seg[m.start():])
             value = clean_answer(boxed[0]) if boxed else ""
@@ -121,7 +124,7 @@ def _value_after(segment: str, *, bare: bool) -> str | None:
             rest = seg[m.end():]
             end = _VALUE_END_RE.search(rest)
             value = clean_answer(rest[: end.start()] if end else rest)
-        if value and (best is None or m.start() < best[0]):
+        if value and (best is None or m.start() > best[0]):
             best = (m.start(), value)
     if best is None and bare:
         m = _BARE_VALUE_RE.match(seg)
@@ -131,7 +134,9 @@ def _value_after(segment: str, *, bare: bool) -> str | None:
     if best is None:
         return None
     value = best[1]
-    if value.lower().strip(" .,!") in _NOT_A_VALUE or len(value.split()) > _MAX_VALUE_WORDS:
+    if value.lower().strip(" .,!") in _NOT_A_VALUE:
+        return None
+    if len(value.split()) > _MAX_VALUE_WORDS and not _HAS_MATH_RE.search(value):
         return None
     return value
 
@@ -178,6 +183,15 @@ _NEGATED_RE = re.compile(
     r"is\s+never|not|never|certainly\s+not|definitely\s+not|neither)\s+(?P<v>.+)$",
     re.IGNORECASE,
 )
+# "The precipitate is not NaCl": a short subject, then the negated value (short, one clause)
+_SUBJECT_NEGATED_RE = re.compile(
+    r"^(?:the\s+)?(?:[A-Za-z'\u2019-]+\s+){1,4}?(?:is\s+not|isn'?t|was\s+not|wasn'?t|are\s+not|aren'?t)\s+"
+    r"(?P<v>[^,;]+)$",
+    re.IGNORECASE,
+)
+_MAX_NEGATED_WORDS = 4
+# x \neq 3, x != 3, x ≠ 3: the answer only excludes a value
+_NOT_EQUAL_RE = re.compile(r"^\s*\$?\s*[A-Za-z](?:_\{?\w{1,3}\}?)?\s*(?:\\neq?|\\ne\b|!=|\u2260)\s*(?P<v>[^$]+?)\s*\$?\s*$")
 _AFFIRM_LEAD_RE = re.compile(
     r"^(?:but\s+|rather\s+|instead\s+|so\s+|thus\s+)?(?:(?:the\s+(?:final\s+|correct\s+)?answer|it|this|that)\s*"
     r"(?:is|'s|was|must\s+be|should\s+be)\s+|it'?s\s+)?",
@@ -192,6 +206,10 @@ _MAX_NEGATION_WORDS = 40
 def _negations(answer: str) -> tuple[str | None, list[str], str]:
     """(the affirmed answer, the negated values, reason) of a short final answer."""
     low = answer.lower()
+    if "\\ne" in answer or "!=" in answer or "\u2260" in answer:
+        m = _NOT_EQUAL_RE.match(answer)
+        if m:
+            return None, [clean_answer(m.group("v"))], "negation:only_negated"
     if "not" not in low and "n't" not in low and "never" not in low and "neither" not in low:
         return answer, [], ""
     if len(answer.split()) > _MAX_NEGATION_WORDS or "\\" in answer and "\\text" not in answer:
@@ -201,6 +219,10 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
     negated: list[str] = []
     for clause in clauses:
         m = _NEGATED_RE.match(clause.strip())
+        if m is None:
+            m = _SUBJECT_NEGATED_RE.match(clause.strip())
+            if m is not None and len(m.group("v").split()) > _MAX_NEGATED_WORDS:
+                m = None  # "5 is not prime, so ...": a reason, not a negated answer
         if m:
             value = clean_answer(m.group("v"))
             parts = _NOR_RE.split(value) if low.lstrip().startswith("neither") or " nor " in value.lower() else [value]
@@ -239,7 +261,8 @@ _MATH_WORDS = frozenset({
     "lcm", "max", "min", "det", "else",
 })
 _ANSWER_LEAD_RE = re.compile(
-    r"^(?:so|thus|therefore|hence)?[\s,]*(?:the\s+)?(?:final\s+)?(?:answers?|solutions?|roots?|zeros?|values?|results?)"
+    r"^(?:so|thus|therefore|hence)?[\s,]*(?:the\s+)?(?:(?:final|possible|only|two|real|correct)\s+)*(?:answers?|solutions?|"
+    r"roots?|zeros?|values?|results?|options?|choices?)"
     r"\s+(?:is|are|would\s+be|=|:)\s*|^(?:it\s+is|it'?s|they\s+are|these\s+are)\s+",
     re.IGNORECASE,
 )
@@ -337,6 +360,10 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
         return (), "single", False
     if not _SPLIT_HINT_RE.search(text):
         return (text,), "single", False  # most answers: nothing that could join two candidates
+    from verifier_runtime.toolkit.numbers import parse_number
+
+    if parse_number(text) is not None:
+        return (text,), "single", False  # "one thousand six hundred and twenty-five", "1,234"
     hedged = bool(_HEDGE_WORDS_RE.search(text))
     either = bool(_EITHER_RE.match(text))
     body = _HEDGE_LEAD_RE.sub("", _EITHER_RE.sub("", text, count=1), count=1) or text
@@ -427,7 +454,8 @@ def _key(s: str) -> str:
 
 
 # ---------------------------------------------------------------- several boxes
-_GAP_STRIP_RE = re.compile(r"\\(?:quad|qquad|,|;|!|\s)|\\text\s*\{([^{}]*)\}|\\mathrm\s*\{([^{}]*)\}|[$\s]+")
+_GAP_STRIP_RE = re.compile(r"\\(?:quad|qquad|,|;|!|\s)|\\text\s*\{([^{}]*)\}|\\mathrm\s*\{([^{}]*)\}|[$\s]+|"
+                           r"(?<![A-Za-z])[A-Za-z](?:_\{?\w{1,3}\}?)?\s*=")
 _GAP_CONNECTIVE_RE = re.compile(r"^(?:[,;&]|and|or|\\&)*$", re.IGNORECASE)
 _GAP_ALTERNATIVE_RE = re.compile(r"\b(?:or|either|maybe|perhaps|possibly|alternatively|otherwise)\b", re.IGNORECASE)
 _GAP_CONNECTIVE_CHARS = 16
@@ -456,6 +484,61 @@ def _box_group(ex: Extracted) -> tuple[list[str], str, bool]:
             break
         group.insert(0, clean_answer(boxes[k][0]))
     return [g for g in group if g], joiner, hedged
+
+
+# ---------------------------------------------------------------- the final statement of prose
+_INLINE_MATH_RE = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
+_CONCLUSION_RE = re.compile(
+    r"\b(?:so|thus|therefore|hence|i\.e\.|that\s+is|which\s+gives|giving|we\s+get|this\s+gives|gives)\b\s*,?\s*|:\s+",
+    re.IGNORECASE,
+)
+_SINCE_RE = re.compile(r"^\s*(?:since|because|as|given\s+that)\b", re.IGNORECASE)
+_CONNECTIVE_RE = re.compile(r"^[\s,;]*(?:or|and|,|;)?[\s,;]*$", re.IGNORECASE)
+_LAST_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z$\\])")
+
+
+def final_statement(answer: str) -> str:
+    """In prose that writes its values in math (``$...$``), the value its last statement gives:
+    "Subtract 3: $-y < 2$." -> ``-y < 2``; "so $x = -3$ or $x = 2$" -> ``x = -3 or x = 2``;
+    "so the greater one is $2^{10}$" -> ``2^{10}``. Anything else is returned unchanged."""
+    if "$" not in answer and "\\(" not in answer and "\\[" not in answer:
+        return answer
+    sentences = [t for t in _LAST_SENTENCE_RE.split(answer.strip()) if t.strip()]
+    last = sentences[-1] if sentences else answer
+    spans = list(_INLINE_MATH_RE.finditer(last))
+    if not spans:
+        return answer
+    # the text after the last conclusion word that lies outside every math span
+    cut = 0
+    lead = _SINCE_RE.match(last)
+    if lead:  # "Since $2^5 = 32$, $\\log_2 32 = 5$": the reason clause is not the answer
+        for m in re.finditer(r",\s*", last):
+            if not any(sp.start() <= m.start() < sp.end() for sp in spans):
+                cut = m.end()
+                break
+    for m in _CONCLUSION_RE.finditer(last):
+        if not any(sp.start() <= m.start() < sp.end() for sp in spans):
+            cut = m.end()
+    spans = [sp for sp in spans if sp.start() >= cut]
+    if not spans:
+        return answer
+    outside = last[cut : spans[0].start()] + "".join(
+        last[spans[k].end() : spans[k + 1].start()] for k in range(len(spans) - 1))
+    after = last[spans[-1].end():].strip().rstrip(".!")
+    if re.search(r"\d", outside + after):
+        return answer  # "so $\\sqrt{50}$ is closest to 7": a value outside the math too
+    values = [next(g for g in sp.groups() if g is not None).strip() for sp in spans]
+    if after and len(after) <= 12 and " " not in after:
+        values[-1] = f"{values[-1]} {after}"  # "$3.0 \\times 10^8$ km/s": the unit written after the math
+    gaps = [last[spans[k].end() : spans[k + 1].start()] for k in range(len(spans) - 1)]
+    if len(values) == 1:
+        return values[0]
+    if all(_CONNECTIVE_RE.match(g) for g in gaps):
+        out = values[0]
+        for g, v in zip(gaps, values[1:], strict=True):
+            out += (" or " if "or" in g.lower() else ", ") + v
+        return out
+    return answer
 
 
 # ---------------------------------------------------------------- the whole reading
@@ -492,7 +575,7 @@ def _commitment(ex: Extracted) -> Commitment:
     retracted: list[str] = []
     reason = ""
     if not candidates:
-        own = ex.answer if ex.method in ("whole", "last_line") else ""
+        own = ex.answer if ex.method != "boxed" else ""
         if own:
             head, r1, why1 = _apply_corrections(None, own)
             if why1:
@@ -515,6 +598,8 @@ def _commitment(ex: Extracted) -> Commitment:
     if answer is None:
         return Commitment(None, (), reason=reason or "no_answer", retracted=tuple(retracted), method=ex.method)
     negated: list[str] = []
+    if not candidates and ex.method != "boxed":
+        answer = final_statement(answer)
     if not candidates:
         affirmed, negated, why = _negations(answer)
         if why:

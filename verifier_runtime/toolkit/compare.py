@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from verifier_runtime.limits import MAX_ANSWER_CHARS
@@ -65,9 +66,54 @@ __all__ = [
     "compare_answers",
     "answers_equivalent",
     "interpretations",
+    "Ratio",
+    "parse_ratio",
+    "ratios_equal",
 ]
 
-ANSWER_KINDS = ("number", "quantity", "expression", "equation", "interval", "set", "tuple", "matrix", "text")
+ANSWER_KINDS = ("number", "quantity", "expression", "equation", "interval", "set", "tuple", "matrix", "ratio", "text")
+
+
+@dataclass(frozen=True, slots=True)
+class Ratio:
+    """``a : b (: c ...)`` as exact terms; two ratios are equal when proportional (``12:8`` = ``3:2``)."""
+
+    terms: tuple[Fraction, ...]
+    text: str = ""
+
+
+_RATIO_SEP = r"\s*(?::|\\colon|\\!:\\!|\bto\b)\s*"
+_RATIO_RE = re.compile(r"^\s*([-+]?[\d.,]+(?:\s*[A-Za-z%]{0,3})?)((?:" + _RATIO_SEP + r"[-+]?[\d.,]+(?:\s*[A-Za-z%]{0,3})?)+)\s*$")
+_RATIO_SPLIT_RE = re.compile(_RATIO_SEP)
+
+
+def parse_ratio(s: object) -> Ratio | None:
+    """``3:2``, ``3 : 2``, ``3 \\colon 2``, ``3 to 2``, ``1:2:3``; terms are plain numbers."""
+    if not isinstance(s, str) or len(s) > 200 or (":" not in s and "colon" not in s and " to " not in s):
+        return None
+    m = _RATIO_RE.match(s)
+    if not m:
+        return None
+    terms = []
+    for part in _RATIO_SPLIT_RE.split(s.strip()):
+        n = parse_number(part.strip())
+        if n is None:
+            return None
+        terms.append(n.value)
+    if len(terms) < 2 or all(t == 0 for t in terms):
+        return None
+    return Ratio(tuple(terms), s)
+
+
+def ratios_equal(a: Ratio, b: Ratio) -> bool:
+    """Proportional term by term (``12:8`` = ``3:2``, ``30:60:90`` = ``1:2:3``)."""
+    if len(a.terms) != len(b.terms):
+        return False
+    k = next((i for i, t in enumerate(b.terms) if t != 0), None)
+    if k is None or a.terms[k] == 0:
+        return False
+    scale = a.terms[k] / b.terms[k]
+    return scale > 0 and all(x == scale * y for x, y in zip(a.terms, b.terms, strict=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +172,8 @@ def parse_answer(s: object) -> Answer | None:
         return None
 
 
+_DIGIT_COMMA_RE = re.compile(r"^[-+]?\d+,\d+(?:\s+\S.*)?$")
+_THOUSANDS_RE = re.compile(r"^[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d)")
 _PROSE = re.compile(r"[A-Za-z]{2,}[,;:]?\s+[A-Za-z]{2,}[,;:]?\s+[A-Za-z]{2,}")
 
 
@@ -138,6 +186,15 @@ def _parse_answer(s: str) -> Answer | None:
         return Answer("number", n, s)
     if has_unit(t):
         q = parse_quantity(t)
+        if q is not None:
+            return Answer("quantity", q, s)
+    if ":" in t or "colon" in t or " to " in t:
+        r = parse_ratio(t)
+        if r is not None:
+            return Answer("ratio", r, s)
+    if _DIGIT_COMMA_RE.match(t):
+        # "12,3456 g", "3,75 m": digits around a comma with no space are one number, not a list
+        q = parse_quantity(t.replace(",", ".", 1)) if not _THOUSANDS_RE.match(t) else None
         if q is not None:
             return Answer("quantity", q, s)
     if t.startswith("\\begin") or t.startswith("\\left(\\begin") or t.startswith("\\left[\\begin"):
@@ -231,7 +288,7 @@ def _compare(a: Answer, b: Answer, rel_tol: float, abs_tol: float) -> Comparison
 
 _VALUE_TYPES: dict[str, type | tuple[type, ...]] = {
     "number": Number, "quantity": Quantity, "equation": Equation, "interval": IntervalSet,
-    "set": Collection, "tuple": Collection, "matrix": Matrix, "text": str,
+    "set": Collection, "tuple": Collection, "matrix": Matrix, "ratio": Ratio, "text": str,
 }
 
 
@@ -296,6 +353,9 @@ def _same_kind(a: Answer, b: Answer, rel_tol: float, abs_tol: float) -> Comparis
             return Comparison(None, k, "matrix:determinant_vs_matrix")
         r = matrices_equal(va, vb, rel_tol=rel_tol, abs_tol=abs_tol)
         return _cmp(r, k, "matrix:elementwise")
+    if k == "ratio":
+        r = ratios_equal(va, vb)
+        return Comparison(r, k, "ratio:proportional")
     if k == "text":
         if va == vb:
             return Comparison(True, k, "text:exact")

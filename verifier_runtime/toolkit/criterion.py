@@ -47,7 +47,7 @@ from verifier_runtime.toolkit.text import (
     parse_identifier,
     text_match,
 )
-from verifier_runtime.toolkit.units import Quantity, convert
+from verifier_runtime.toolkit.units import Quantity, convert, parse_quantity
 
 __all__ = [
     "Judgment",
@@ -178,24 +178,111 @@ def _judge(x: Any) -> Judgment:
     if c.several:
         return _several(x, c, cues, options)
     answer = c.candidates[0] if c.candidates else c.answer
+    if _dangling(c.text or answer):
+        return Judgment(False, "invalid:truncated")
     if options or _is_letter(ref):
         j = _choice(answer, ref, options, cues)
         if j is not None:
             return j
+        if options and not (cues is not None and cues.several) and len(_letters_named(answer, options)) > 1:
+            return Judgment(False, "hedge:alternatives")
     if is_restatement(answer, ref, x.question):
         return Judgment(False, "restatement:question_expression")
     rb, ab = parse_bool(ref), parse_bool(answer)
     if rb is not None and ab is not None:
         return Judgment(rb == ab, "equal:boolean" if rb == ab else "differ:boolean")
+    if _is_formula(ref):
+        return _text(answer, ref, x, cues)  # H2 is not 2H: formulas compare as written (R6.1)
     j = compare_candidate(answer, ref, cues, x)
     if j is None or not j.correct:
         for alias in reference_aliases(ref)[1 if len(reference_aliases(ref)) == 1 else 0:]:
             ja = compare_candidate(answer, alias, cues, x)
             if ja is not None and ja.correct:
                 return Judgment(True, ja.reason)
+    if j is not None and j.correct:
+        return j
+    if j is None:  # the whole answer is prose: the value its sentence states
+        for sv in statement_values(answer):
+            js = compare_candidate(sv, ref, cues, x)
+            if js is not None and js.correct:
+                return js
+            if js is not None and j is None:
+                j = js
     if j is not None:
         return j
     return _text(answer, ref, x, cues)
+
+
+_COPULA_RE = re.compile(
+    r"(?:\b(?:is|are|was|were|equals?|gives?|makes?|comes?\s+to|totals?|yields?|becomes?|remains?|would\s+be|will\s+be|"
+    r"costs?|weighs?|measures?|takes?|needs?|moves?|sold|has|have|had)\b|=|\u2248|\\approx)\s+",
+    re.IGNORECASE,
+)
+_NUM_WORD = (r"(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+             r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|"
+             r"billion|half|halves|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?)")
+_NUMBER_PHRASE_RE = re.compile(
+    r"(?P<num>[-+\u2212]?\$?(?:\d+\s+\d+/\d+|\d+/\d+|\.?\d[\d,.]*)(?:\s*(?:\\times|\u00d7|x)\s*10\^\{?-?\d+\}?)?"
+    r"|\b(?:(?:minus|negative)\s+)?" + _NUM_WORD + r"(?:(?:[\s-]+(?:and\s+|a\s+)?)" + _NUM_WORD + r")*\b)"
+    r"(?P<unit>\s*(?:%|\u20ac|percent\b|[A-Za-z\u00b5\u00b0\u00b2\u00b3/^]+(?:\s+(?:per|an?)\s+[A-Za-z]+)?))?",
+    re.IGNORECASE,
+)
+_MAX_STATEMENT_WORDS = 20
+
+
+def statement_values(answer: str) -> list[str]:
+    """Values a short sentence states, most specific first: what follows its last "is / are /
+    = / gives / makes ..." ("So the ratio is 2 : 1", "That makes seven months"), then its only
+    number with and without what follows it ("12,345 tickets", "12,345"). Empty for longer text."""
+    if not answer or len(answer.split()) > _MAX_STATEMENT_WORDS or "\n" in answer.strip():
+        return []
+    answer = answer.replace("$", "")
+    out: list[str] = []
+    cops = list(_COPULA_RE.finditer(answer))
+    if cops:
+        v = answer[cops[-1].end():].strip().rstrip(".!")  # the last statement: "so the ratio is 2 : 1"
+        if v and v != answer and len(v.split()) <= 6:
+            out.append(v)
+            out += _number_spans(v)
+    out += _number_spans(answer)
+    seen: set[str] = set()
+    return [v for v in out if v and v != answer and not (v in seen or seen.add(v))]
+
+
+def _number_spans(text: str) -> list[str]:
+    """Its only number with what follows it ("12,345 tickets", then "12,345"), or nothing."""
+    spans = list(_NUMBER_PHRASE_RE.finditer(text))
+    if len(spans) != 1:
+        return []
+    num, unit = spans[0].group("num").strip(), (spans[0].group("unit") or "").strip()
+    out = [f"{num} {unit}"] if unit else []
+    if not unit or (unit.lower() not in ("%", "percent") and parse_quantity(f"{num} {unit}") is None):
+        out.append(num)  # "12,345 tickets": the count; "0.5 m" keeps its unit
+    return out
+
+
+def statement_value(answer: str) -> str | None:
+    """The first of :func:`statement_values`, or ``None``."""
+    vals = statement_values(answer)
+    return vals[0] if vals else None
+
+
+_DANGLING_RE = re.compile(r"(?:[=+\-*/^\u00d7\u00b7,(]|\\(?:times|cdot|frac|sqrt)?)\s*$")
+
+
+def _is_formula(ref: str) -> bool:
+    """A chemical formula of two or more letters (``H2``, ``NaCl``, ``Fe``); one capital alone is
+    more often a choice or a variable."""
+    ident = parse_identifier(ref)
+    return ident is not None and ident.kind == "chemical_formula" and sum(ch.isalpha() for ch in ident.text) >= 2 \
+        and not ident.text.isupper() or (ident is not None and ident.kind == "chemical_formula"
+                                         and any(ch.isdigit() for ch in ident.text))
+
+
+def _dangling(text: str) -> bool:
+    """A final answer that ends on an operator ("120 + 24 =") was cut off before its value."""
+    t = text.strip().rstrip(".")
+    return bool(t) and len(t) > 1 and bool(_DANGLING_RE.search(t)) and not t.endswith("\\\\")
 
 
 def _no_answer_reason(x: Any, c: Commitment | None, info: Any) -> str:
@@ -228,6 +315,8 @@ def _several(x: Any, c: Commitment, cues: Cues | None, options: dict[str, str]) 
         union = parse_interval_set(" \\cup ".join(cands))
         if union is not None:
             r = interval_sets_equal(union, pr.value)
+            if r and cues is not None and cues.interval_notation:
+                return Judgment(False, "form:interval_notation_required")
             return Judgment(bool(r), "equal:interval" if r else "differ:interval")
     if options or all(_is_letter(k) for k in cands):
         letters = [parse_choice(k, options or None) for k in cands]
@@ -361,6 +450,15 @@ def _choice(answer: str, ref: str, options: dict[str, str], cues: Cues | None) -
     return Judgment(got == want, "equal:choice" if got == want else "differ:choice")
 
 
+_STANDALONE_LETTER_RE = re.compile(r"(?<![A-Za-z'\u2019])(?:([B-HJ])|([AI])(?!\s+[a-z]))(?![A-Za-z'\u2019])")
+
+
+def _letters_named(answer: str, options: dict[str, str]) -> set[str]:
+    """Option letters standing alone in an answer ("C, though B is also plausible" names two);
+    "A" or "I" before a lower-case word is an article or a pronoun ("A reactive metal")."""
+    return {m.group(1) or m.group(2) for m in _STANDALONE_LETTER_RE.finditer(answer) if (m.group(1) or m.group(2)) in options}
+
+
 def _mentions_other_letter(answer: str, want: str) -> bool:
     m = re.match(r"^\s*\(?([A-J])\)?[\s.:)]", answer)
     return bool(m) and m.group(1) != want and m.group(1) in LETTERS
@@ -381,14 +479,14 @@ def is_restatement(answer: str, reference: str, question: str) -> bool:
     if not answer or not question or not _OPERATOR_RE.search(answer):
         return False
     a = _squash(answer)
-    if len(a) < 3 or a == _squash(reference):
+    if len(a) < 2 or a == _squash(reference):
         return False
     spans = [next(g for g in m.groups() if g is not None) for m in _MATH_SPAN_RE.finditer(question)]
     if not spans:
         spans = [question]
     for span in spans:
         sq = _squash(span)
-        if a == sq or (len(a) >= 5 and _bounded_in(a, sq)):
+        if a == sq or (len(a) >= 5 and _bounded_in(a, sq)) or (len(a) >= 2 and _bounded_in(a, sq) and len(sq) <= 12):
             return True
     return False
 
@@ -417,7 +515,7 @@ _FUNC_LABEL_RE = re.compile(r"^\s*(?:[A-Za-z]\s*\(\s*[A-Za-z0-9, ]+\s*\)|\|[A-Za
                             r"\(\s*[A-Za-z](?:\s*,\s*[A-Za-z]){1,5}\s*\))\s*$")
 
 
-def _unlabel(text: str, ref_is_equation: bool, cues: Cues | None) -> tuple[str, str | None]:
+def _unlabel(text: str, ref_is_equation: bool, cues: Cues | None, question: str = "") -> tuple[str, str | None]:
     """R4.2: ``x = 11`` -> ``11``; ``(p, q) = (3, 2)`` -> ``(3, 2)``; ``x = 2 + 3 = 5`` -> ``5``;
     ``\\pi \\approx 3.14`` -> ``3.14``. Returns (value, label)."""
     if "=" not in text and "\\approx" not in text and "\u2248" not in text:
@@ -429,12 +527,39 @@ def _unlabel(text: str, ref_is_equation: bool, cues: Cues | None) -> tuple[str, 
         return text, None
     label = parts[0].strip()
     value = parts[-1].strip()
+    if len(parts) == 2 and strip_label(f"{value} = 0")[0] is not None and strip_label(f"{label} = 0")[0] is None:
+        label, value = value, label  # "-3 = x": the value written first
+    if len(parts) == 2 and question and _squash(label) and _bounded_in(_squash(label), _squash(question)):
+        return value, label  # "2x = 1,234" for "compute 2x": the question's own expression names the value
     simple, _ = strip_label(f"{label} = 0")
     if simple is None and not _FUNC_LABEL_RE.match(label) and len(parts) == 2 and not _APPROX_RE.search(text):
+        if _arithmetic(label):
+            return value, None  # "617 x 2 = 1,234": a computation and its result
         return text, None  # "2x + 1 = 7" is an equation, not a labelled value
     if not value:
         return text, None
     return value, label
+
+
+_ARITH_RE = re.compile(r"^[\d\s.,+\-*/^()\u00d7\u00b7\u2212:]+$|\\(?:times|cdot|div|frac)")
+
+
+_OPERATOR_IN_RE = re.compile(r"[+*/^\u00d7\u00b7]|(?<=\S)\s*-\s*(?=\S)|\\(?:times|cdot|div|frac)|\sx\s")
+
+
+def _arithmetic(lhs: str) -> bool:
+    """A computation with numbers only (no unknown): ``617 \\times 2``, ``4 x 6``, ``\\frac{3}{4} + 1``,
+    ``1.234 kg \\times 1000 g/kg`` (units are not unknowns); a bare number is not a computation."""
+    from verifier_runtime.toolkit.latex import parse_expression as _pe
+
+    if not re.search(r"\d", lhs) or not _OPERATOR_IN_RE.search(lhs):
+        return False
+    t = lhs.replace("\u00d7", "*").replace(" x ", " * ")
+    e = _pe(t)
+    if e is not None and not getattr(e, "free_symbols", {1}):
+        return True
+    words = re.findall(r"[A-Za-z]+", re.sub(r"\\[A-Za-z]+", " ", lhs))
+    return bool(words) and all(parse_quantity(f"1 {w}") is not None for w in words)
 
 
 def _label_conflicts(label: str | None, ref_label: str | None, cues: Cues | None) -> bool:
@@ -453,7 +578,7 @@ def compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any = None, *
     (R3-R5); ``None`` when neither side parses into a comparable value (text decides)."""
     pr0 = parse_answer(ref)
     ref_is_eq = pr0 is not None and pr0.kind == "equation"
-    a_text, a_label = _unlabel(answer, ref_is_eq, cues)
+    a_text, a_label = _unlabel(answer, ref_is_eq, cues, x.question if x is not None else "")
     r_text, r_label = _unlabel(ref, False, None) if not ref_is_eq else (ref, None)
     if _label_conflicts(a_label, r_label, cues):
         return Judgment(False, "differ:label")
@@ -478,6 +603,8 @@ def _typed(pa: Answer, pr: Answer, a_text: str, r_text: str, cues: Cues | None, 
     ka, kr = pa.kind, pr.kind
     if ka == "number" and kr == "number":
         return compare_numbers(pa.value, pr.value, cues, x)
+    if "ratio" in (ka, kr) and ka != kr:
+        return _ratio_vs_value(pa, pr, cues)
     if "quantity" in (ka, kr):
         return _quantities(pa, pr, cues, x)
     if {ka, kr} <= {"number", "expression"}:
@@ -509,6 +636,17 @@ def _typed(pa: Answer, pr: Answer, a_text: str, r_text: str, cues: Cues | None, 
             return None
         return Judgment(False, f"undecided:{comp.detail}")
     return Judgment(comp.equal, ("equal:" if comp.equal else "differ:") + comp.kind)
+
+
+def _ratio_vs_value(pa: Answer, pr: Answer, cues: Cues | None) -> Judgment | None:
+    """R4.4: ``3:2`` and ``3/2`` agree where the question asks for a ratio."""
+    ratio, other = (pa.value, pr) if pa.kind == "ratio" else (pr.value, pa)
+    if len(ratio.terms) != 2 or ratio.terms[1] == 0 or other.kind != "number":
+        return None
+    if cues is None or not cues.ratio:
+        return Judgment(False, "differ:ratio_form")
+    ok = ratio.terms[0] / ratio.terms[1] == other.value.value
+    return Judgment(ok, "equal:ratio" if ok else "differ:ratio")
 
 
 # ----------------------------------------------------------------------------- numbers
@@ -748,7 +886,7 @@ def _magnitudes(a: float, r: float, nr: Number | None, q_from: Quantity | None, 
     stated precision (scaled by the conversion when the reference was converted)."""
     if not (math.isfinite(a) and math.isfinite(r)):
         return Judgment(False, "differ:quantity")
-    if math.isclose(a, r, rel_tol=1e-9, abs_tol=1e-15):
+    if a == r or math.isclose(a, r, rel_tol=1e-9):
         return Judgment(True, "equal:quantity")
     tol = float(reference_tolerance(nr)) if nr is not None else 0.0
     if tol and q_from is not None and q_to is not None and float(q_from.magnitude):
@@ -759,19 +897,19 @@ def _magnitudes(a: float, r: float, nr: Number | None, q_from: Quantity | None, 
 
 
 # ----------------------------------------------------------------------------- text
-_PEER_SPLIT_RE = re.compile(r"\s*(?:,\s*and\s+|,\s*or\s+|\s+and\s+|\s+or\s+|\s*&\s*|\s*,\s*)\s*", re.IGNORECASE)
+# Peers are joined by "and", "or", "&" (a comma alone is more often an apposition: "Paris, France")
+_PEER_SPLIT_RE = re.compile(r"\s*(?:,\s*and\s+|,\s*or\s+|\s+and\s+|\s+or\s+|\s*&\s*)\s*", re.IGNORECASE)
 _MAX_SHORT_ANSWER_WORDS = 400
 
 
 def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
     """R6.4 (and R6.1 for case): normalised text, aliases, the reference phrase in a short answer."""
     ia, ir = parse_identifier(answer), parse_identifier(ref)
-    if ia is not None and ir is not None and ia.kind != "word" and ir.kind != "word":
-        same = identifiers_equal(ia, ir)
-        if same:
+    if ia is not None and ir is not None and (ia.kind != "word" or ir.kind != "word"):
+        if identifiers_equal(ia, ir):
             return Judgment(True, "equal:identifier")
-        if same is False and ia.text.casefold() == ir.text.casefold() and any(ch.isalpha() for ch in ia.text):
-            return Judgment(False, "differ:case")
+        if ia.text != ir.text and ia.text.casefold() == ir.text.casefold() and any(ch.isalpha() for ch in ia.text):
+            return Judgment(False, "differ:case")  # C1CCCCC1 is not c1ccccc1; Co is not CO
     aliases = reference_aliases(ref)
     case_miss = False
     for alias in aliases:
@@ -790,7 +928,7 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 continue
             if words > _SHORT_STATEMENT_WORDS and question and contains_answer(question, alias):
                 continue  # in a paragraph, a phrase the question already holds is no evidence of an answer
-            if _case_carrying(alias) and alias not in answer:
+            if _case_carrying(alias) and _flat(alias) not in _flat(answer):
                 return Judgment(False, "differ:case")
             if _has_peer(answer, alias, x.question if x is not None else ""):
                 return Judgment(False, "hedge:list_for_single_answer")
@@ -807,6 +945,14 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
     if pr is not None and pr.kind != "text" and (pa is None or pa.kind == "text"):
         return Judgment(False, "differ:answer_not_comparable")
     return Judgment(False, "differ:text")
+
+
+def _flat(s: str) -> str:
+    """Case-preserving normal form for containment: Unicode subscripts and LaTeX subscripts flattened."""
+    import unicodedata
+
+    t = unicodedata.normalize("NFKC", s)
+    return re.sub(r"_\{?(\d+)\}?", r"\1", t).replace("$", "").replace("\\mathrm{", "").replace("\\text{", "")
 
 
 def _strip_case(s: str) -> str:

@@ -72,7 +72,7 @@ _SEVERAL_RE = re.compile(
     r"|\ball\s+(?:the\s+)?(?:possible\s+|real\s+|integer\s+|positive\s+|negative\s+|complex\s+)*(?:values?|solutions?|roots?|"
     r"zeros?|zeroes|numbers|integers|pairs|points|x|y|answers)\b"
     r"|\bseparated\s+by\s+commas?\b|\bcomma[- ]separated\b|\bsolutions\s+(?:to|of|for)\b|\bwhat\s+are\s+the\s+(?:solutions|roots|"
-    r"zeros|values|possible)|\broots\s+of\b|\bzeros\s+of\b|\bwhich\s+of\s+the\s+following\s+are\b|\bselect\s+all\b|"
+    r"zeros|values|possible)|\broots\s+of\b|\bzeros\s+of\b|\bwhich\s+of\s+the\s+following(?:\s+\w+){0,3}\s+are\b|\bselect\s+all\b|"
     r"\ball\s+that\s+apply\b|\bsolve\b.{0,80}\bfor\s+all\b",
     re.IGNORECASE | re.DOTALL,
 )
@@ -123,7 +123,8 @@ _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5
 _COUNT = r"(?<![\w.])(\d{1,2}|zero|one|two|three|four|five|six|seven|eight|nine|ten)"
 _I = re.IGNORECASE
 
-_DP_RE = re.compile(_COUNT + r"[ \t-]*(?:decimal[ \t-]+(?:places?|digits?)|d\.[ \t]?p\.?|dp\b|decimals\b)", _I)
+_DP_RE = re.compile(_COUNT + r"[ \t-]*(?:decimal[ \t-]+(?:places?|digits?)|d\.[ \t]?p\.?|dp\b|decimals\b)"
+                    r"|\b(?:rounded|round|correct|accurate)\s+(?:it\s+)?to\s+" + _COUNT + r"\s+places\b", _I)
 _NEAREST_RE = re.compile(
     r"nearest\s+(tenth|hundredth|thousandth|ten[ -]thousandth|whole\s+number|integer|whole|unit|cent|dollar|percent)",
     _I,
@@ -176,6 +177,7 @@ _UNIT_RES = (
     ),
     re.compile(r"\b(?:answer|result|value)\s+(?:should\s+be\s+|must\s+be\s+)?in\s+(?:units\s+of\s+)?" + _UNIT_TOKEN, _I),
     re.compile(r"\bin\s+(?:units\s+of\s+)?" + _UNIT_TOKEN + r"\s*[?]", _I),
+    re.compile(r"(?:^|[,;(])\s*in\s+(?:units\s+of\s+)?" + _UNIT_TOKEN + r"\s*(?=[,;)?.]|$)", _I),
 )
 _UNIT_WORDS = frozenset(
     """meter meters metre metres centimeter centimeters centimetre centimetres millimeter millimeters millimetre
@@ -264,7 +266,7 @@ def question_cues(question: str) -> Cues:
         return any(w in low for w in words)
 
     decimal_places = None
-    dp = _DP_RE.findall(text) if has("decimal", "d.p", "dp") else []
+    dp = [m.group(1) or m.group(2) for m in _DP_RE.finditer(text)] if has("decimal", "d.p", "dp", "places") else []
     if dp:
         decimal_places = _count(dp[-1])
     nearest = _NEAREST_RE.findall(text) if has("nearest") else []

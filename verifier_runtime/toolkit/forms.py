@@ -266,8 +266,8 @@ def form_violations(answer: str, cues: Cues, *, reference: str | None = None,
                     requested_unit: str | None = None) -> tuple[str, ...]:
     """The reason codes of the question's form requirements that ``answer`` violates.
 
-    ``reference``: the reference answer (a requirement is only enforced where the reference
-    meets it too, so a reference written loosely never makes its own form wrong: R3.2).
+    ``reference``: the reference answer (an exact decimal that equals it satisfies "exact").
+    A requirement binds the answer even where the reference's own writing is looser (R3.2).
     ``requested_unit``: the unit the question asks for (defaults to ``cues.unit``).
     """
     if not isinstance(answer, str) or not answer.strip() or not isinstance(cues, Cues):
@@ -302,7 +302,7 @@ def _violations(answer: str, cues: Cues, reference: str | None, unit: str | None
         elif mag is None and _tree(answer) is not None and not _tree_is_integer(answer):
             out.append("form:decimal_required")
     if cues.fraction and mag is not None:
-        if mag.kind in ("decimal", "scientific") and mag.value.denominator != 1:
+        if mag.kind in ("decimal", "scientific", "percent") and mag.value.denominator != 1:
             out.append("form:fraction_required")
         elif mag.kind == "mixed" and not cues.mixed_number:
             out.append("form:fraction_required")
@@ -331,17 +331,7 @@ def _violations(answer: str, cues: Cues, reference: str | None, unit: str | None
         out.append("form:scientific_notation_required")
     if unit and q is not None and not _same_unit(q.unit, unit):
         out.append("form:unit_required")
-    if reference:
-        out = [v for v in out if v not in _violations_of_reference(reference, cues, unit)]
     return out
-
-
-def _violations_of_reference(reference: str, cues: Cues, unit: str | None) -> tuple[str, ...]:
-    """Requirements the reference itself does not meet are not enforced (R3.2)."""
-    from verifier_runtime.toolkit.extract import extract_reference
-
-    ref = extract_reference(reference).answer or reference
-    return tuple(_violations(ref, cues, None, unit))
 
 
 _MAGNITUDE_RE = re.compile(r"^\s*([-+\u2212]?\s*[\d.,]+(?:\s*(?:\\times|\\cdot|\u00d7|x|\*)\s*10\s*\^\s*\{?[-+\u2212]?\d+\}?)?)")

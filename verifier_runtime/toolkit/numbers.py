@@ -146,8 +146,17 @@ _SUPERSCRIPTS = str.maketrans("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\
 _SUP_EXP_RE = re.compile(r"10([\u2070\u00b9\u00b2\u00b3\u2074-\u2079\u207b\u207a]+)$")
 
 
+# Currency marks around an amount ("$1,200", "3,75 €", "12 dollars"): the amount is the number.
+_CURRENCY_LEAD_RE = re.compile(r"^(?:US\$|\\\$|\$|\u20ac|\u00a3|\u00a5|\u20b9)\s*(?=[-+\u2212]?\.?\d)")
+_CURRENCY_TAIL_RE = re.compile(r"(?<=\d)\s*(?:\u20ac|\$|\\\$|\u00a3|\u00a5|\u20b9|dollars?|euros?|USD|EUR|GBP)\.?$")
+
+
 def _normalise(s: str) -> str:
     s = _strip(s)
+    if s[:1] in "$\\\u20ac\u00a3\u00a5\u20b9U":
+        s = _CURRENCY_LEAD_RE.sub("", s)
+    if s[-1:] in "$\u20ac\u00a3\u00a5\u20b9sDRPoP." or s[-3:] in ("USD", "EUR", "GBP"):
+        s = _CURRENCY_TAIL_RE.sub("", s)
     if "," in s:
         s = _LATEX_GROUP_RE.sub(",", s)
     if s and s[-1] in "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079":

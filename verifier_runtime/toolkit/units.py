@@ -115,7 +115,7 @@ _SIUNITX = {
     "per": "/", "squared": "^2", "cubed": "^3", "cubic": "", "square": "",
 }
 _NUM_PREFIX = re.compile(
-    r"^\s*(?P<num>[-+\u2212]?\s*(?:\d{1,3}(?:[, \u2009]\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+]?\d+)?"
+    r"^\s*(?P<num>[-+\u2212]?\s*(?:\d+,\d{1,2}(?!\d)|\d+,\d{4,}|\d{1,3}(?:[, \u2009]\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+]?\d+)?"
     r"(?:\s*(?:\\times|\\cdot|\u00d7|\*|x)\s*10\s*\^\s*(?:\{\s*[-+\u2212]?\d+\s*\}|[-+\u2212]?\d+))?)"
     r"(?P<rest>.*)$",
     re.S,
@@ -126,6 +126,7 @@ _IDENT = re.compile(r"[A-Za-z_]+")
 
 
 def _latex_units(u: str) -> str:
+    u = _BRACED_EXPONENT_RE.sub(lambda m: "^" + m.group(1).replace(" ", ""), u)  # before unwrapping: m\,s^{-1}
     for _ in range(3):
         u = _WRAP.sub(r"\1", u)
     u = _LATEX_SPACE_RE.sub(" ", u)
@@ -219,6 +220,8 @@ def _split(s: str) -> tuple[Number, str] | None:
     whole = _WHOLE_TEXT_RE.match(t)
     if whole:
         t = whole.group(1).strip()
+    if "$" in t:
+        t = t.replace("$", " ").strip()  # "$3.0 \times 10^8$ km/s": math delimiters around the magnitude
     t = _SI.sub(_siunitx, t)
     t = _SI_UNIT.sub(lambda m: " " + _si_words(m.group(1)), t)
     t = _SYMBOL_ASSIGN_RE.sub("", t)  # "v = 3 m/s"
