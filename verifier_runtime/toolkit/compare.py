@@ -137,7 +137,8 @@ class Comparison:
 
 _BRACKET_START = re.compile(r"^\s*(?:\\left\s*)?(?:[(\[]|\\\{|\\lbrace|\\langle|\u27e8)")
 _SET_WORDS = re.compile(r"\\cup|\u222a|\\emptyset|\\varnothing|\u2205|\\mathbb\s*\{?R|\u211d")
-_INEQ = re.compile(r"<|>|\\le|\\ge|\\lt|\\gt|\u2264|\u2265|\\in\b|\u2208")
+_INEQ = re.compile(r"<|>|\\le|\\ge|\\lt|\\gt|\u2264|\u2265|\u2a7d|\u2a7e|\\in\b|\u2208")
+_REALS_WORDS_RE = re.compile(r"\breal\s+(?:numbers?|values?|x)\b", re.IGNORECASE)
 _WRAPPERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 
 
@@ -202,6 +203,10 @@ def _parse_answer(s: str) -> Answer | None:
         if m is not None:
             return Answer("matrix", m, s)
     bracketed = bool(_BRACKET_START.match(t))
+    if _REALS_WORDS_RE.search(t):
+        iv = parse_interval_set(t)
+        if iv is not None:
+            return Answer("interval", iv, s)
     if not bracketed and "\\" not in t and _PROSE.search(t) and not _SET_WORDS.search(t) and not _INEQ.search(t):
         return Answer("text", _normal_text(t), s)  # prose (three words in a row): no math parser can read it
     if bracketed or _top_level_comma(t) or _SET_WORDS.search(t):

@@ -189,9 +189,11 @@ def _judge(x: Any) -> Judgment:
     if is_restatement(answer, ref, x.question):
         return Judgment(False, "restatement:question_expression")
     rb, ab = parse_bool(ref), parse_bool(answer)
+    if rb is not None and ab is None:
+        ab = parse_bool(_CONCLUSION_LEAD_RE.sub("", answer, count=1))  # "So no, 91 is not prime."
     if rb is not None and ab is not None:
         return Judgment(rb == ab, "equal:boolean" if rb == ab else "differ:boolean")
-    if _is_formula(ref):
+    if rb is None and _is_formula(ref):
         return _text(answer, ref, x, cues)  # H2 is not 2H: formulas compare as written (R6.1)
     j = compare_candidate(answer, ref, cues, x)
     if j is None or not j.correct:
@@ -202,7 +204,7 @@ def _judge(x: Any) -> Judgment:
     if j is not None and j.correct:
         return j
     if j is None:  # the whole answer is prose: the value its sentence states
-        for sv in statement_values(answer):
+        for sv in statement_values(answer, percent="%" in ref or "percent" in ref.lower()):
             js = compare_candidate(sv, ref, cues, x)
             if js is not None and js.correct:
                 return js
@@ -230,28 +232,44 @@ _NUMBER_PHRASE_RE = re.compile(
 _MAX_STATEMENT_WORDS = 20
 
 
-def statement_values(answer: str) -> list[str]:
-    """Values a short sentence states, most specific first: what follows its last "is / are /
+_STATEMENT_CONCLUSION_RE = re.compile(r"\b(?:so|thus|therefore|hence)\b[\s,]*", re.IGNORECASE)
+
+
+def statement_values(answer: str, *, percent: bool = False) -> list[str]:
+    """Values a short statement gives, most specific first: what follows its last "is / are /
     = / gives / makes ..." ("So the ratio is 2 : 1", "That makes seven months"), then its only
-    number with and without what follows it ("12,345 tickets", "12,345"). Empty for longer text."""
-    if not answer or len(answer.split()) > _MAX_STATEMENT_WORDS or "\n" in answer.strip():
+    number with and without what follows it ("12,345 tickets", "12,345"). The statement is the
+    text after the last "so / thus / therefore" when there is one. ``percent``: the reference
+    is a percentage, so the one percentage among several numbers is the value ("So 40 is 16%
+    of 250"). Empty for longer text."""
+    if not answer or "\n" in answer.strip():
         return []
-    answer = answer.replace("$", "")
+    text = answer.replace("$", "")
+    cuts = list(_STATEMENT_CONCLUSION_RE.finditer(text))
+    if cuts:
+        text = text[cuts[-1].end():]
+    if len(text.split()) > _MAX_STATEMENT_WORDS:
+        return []
     out: list[str] = []
-    cops = list(_COPULA_RE.finditer(answer))
+    cops = list(_COPULA_RE.finditer(text))
     if cops:
-        v = answer[cops[-1].end():].strip().rstrip(".!")  # the last statement: "so the ratio is 2 : 1"
-        if v and v != answer and len(v.split()) <= 6:
+        v = text[cops[-1].end():].strip().rstrip(".!")  # the last statement: "so the ratio is 2 : 1"
+        if v and v != text and len(v.split()) <= 6:
             out.append(v)
-            out += _number_spans(v)
-    out += _number_spans(answer)
+            out += _number_spans(v, percent=percent)
+    out += _number_spans(text, percent=percent)
+    if text.strip().rstrip(".!") != answer.strip().rstrip(".!"):
+        out.append(text.strip().rstrip(".!"))
     seen: set[str] = set()
     return [v for v in out if v and v != answer and not (v in seen or seen.add(v))]
 
 
-def _number_spans(text: str) -> list[str]:
-    """Its only number with what follows it ("12,345 tickets", then "12,345"), or nothing."""
+def _number_spans(text: str, *, percent: bool = False) -> list[str]:
+    """Its only number with what follows it ("12,345 tickets", then "12,345"), or nothing;
+    with ``percent``, its only percentage among other numbers."""
     spans = list(_NUMBER_PHRASE_RE.finditer(text))
+    if len(spans) > 1 and percent:
+        spans = [sp for sp in spans if (sp.group("unit") or "").strip().lower() in ("%", "percent")]
     if len(spans) != 1:
         return []
     num, unit = spans[0].group("num").strip(), (spans[0].group("unit") or "").strip()
@@ -283,6 +301,9 @@ def _dangling(text: str) -> bool:
     """A final answer that ends on an operator ("120 + 24 =") was cut off before its value."""
     t = text.strip().rstrip(".")
     return bool(t) and len(t) > 1 and bool(_DANGLING_RE.search(t)) and not t.endswith("\\\\")
+
+
+_CONCLUSION_LEAD_RE = re.compile(r"^\s*(?:so|thus|therefore|hence|then|well|overall|in\s+short)\b[\s,:]*", re.IGNORECASE)
 
 
 def _no_answer_reason(x: Any, c: Commitment | None, info: Any) -> str:
@@ -443,11 +464,25 @@ def _choice(answer: str, ref: str, options: dict[str, str], cues: Cues | None) -
     if want is None:
         return None
     got = parse_choice(answer, options or None)
+    if got is None and options:
+        got = _option_by_value(answer, options, cues)
     if got is None:
         if options and _mentions_other_letter(answer, want):
             return Judgment(False, "differ:choice")
         return None  # not a choice: compare by value (an option's value written another way)
     return Judgment(got == want, "equal:choice" if got == want else "differ:choice")
+
+
+def _option_by_value(answer: str, options: dict[str, str], cues: Cues | None) -> str | None:
+    """The one option whose text the answer equals in value ("x = 3" picks option "3")."""
+    hits = []
+    for letter, text in options.items():
+        if not text:
+            continue
+        j = compare_candidate(answer, text, _no_form(cues), None, element=True)
+        if j is not None and j.correct:
+            hits.append(letter)
+    return hits[0] if len(hits) == 1 else None
 
 
 _STANDALONE_LETTER_RE = re.compile(r"(?<![A-Za-z'\u2019])(?:([B-HJ])|([AI])(?!\s+[a-z]))(?![A-Za-z'\u2019])")
@@ -491,8 +526,23 @@ def is_restatement(answer: str, reference: str, question: str) -> bool:
     return False
 
 
-_EXPR_LEFT = "=:,("
-_EXPR_RIGHT = "=?.,)"
+_EXPR_LEFT = "=:,($ "
+_EXPR_RIGHT = "=?.,)$ "
+
+
+def _spaced(s: str) -> str:
+    """Whitespace-normalised math text: LaTeX spaces and sizing removed, runs of spaces made one."""
+    t = re.sub(r"\\[,;!: ]|\\left|\\right|\\displaystyle", " ", s).replace("\\dfrac", "\\frac")
+    return " ".join(t.split())
+
+
+def _names_question_expression(label: str, question: str) -> bool:
+    """The label is an expression the question itself writes (``2x``, ``A + B``, ``x^2 - 5x + 6``)."""
+    lab = _spaced(label).strip("$ ")
+    if len(lab) < 2 or not re.search(r"[A-Za-z]", lab):
+        return False
+    q = _spaced(question)
+    return _bounded_in(lab, q) or _bounded_in(lab.replace(" ", ""), q.replace(" ", ""))
 
 
 def _bounded_in(a: str, text: str) -> bool:
@@ -509,7 +559,7 @@ def _bounded_in(a: str, text: str) -> bool:
 # ----------------------------------------------------------------------------- typed comparison
 _CHAIN_RE = re.compile(r"\s*(?:=|\\approx|\u2248|\\simeq|\\sim)\s*")
 _APPROX_RE = re.compile(r"\\approx|\u2248")
-_FUNC_LABEL_RE = re.compile(r"^\s*(?:[A-Za-z]\s*\(\s*[A-Za-z0-9, ]+\s*\)|\|[A-Za-z]{1,3}\||\\overline\{[A-Z]{1,3}\}|"
+_FUNC_LABEL_RE = re.compile(r"^\s*(?:[A-Za-z]'*\s*\(\s*[A-Za-z0-9, ]+\s*\)|\|[A-Za-z]{1,3}\||\\overline\{[A-Z]{1,3}\}|"
                             r"[A-Z]{2,3}|\\text\{[^{}]{1,30}\}|\\mathrm\{[^{}]{1,30}\}|\\angle\s*[A-Z]{1,3}|"
                             r"m\\angle\s*[A-Z]{1,3}|[A-Za-z](?:_\{?[A-Za-z0-9]{1,4}\}?)?\s*:\s*[A-Za-z](?:_\{?[A-Za-z0-9]{1,4}\}?)?|"
                             r"\(\s*[A-Za-z](?:\s*,\s*[A-Za-z]){1,5}\s*\))\s*$")
@@ -529,7 +579,7 @@ def _unlabel(text: str, ref_is_equation: bool, cues: Cues | None, question: str 
     value = parts[-1].strip()
     if len(parts) == 2 and strip_label(f"{value} = 0")[0] is not None and strip_label(f"{label} = 0")[0] is None:
         label, value = value, label  # "-3 = x": the value written first
-    if len(parts) == 2 and question and _squash(label) and _bounded_in(_squash(label), _squash(question)):
+    if len(parts) == 2 and question and _names_question_expression(label, question):
         return value, label  # "2x = 1,234" for "compute 2x": the question's own expression names the value
     simple, _ = strip_label(f"{label} = 0")
     if simple is None and not _FUNC_LABEL_RE.match(label) and len(parts) == 2 and not _APPROX_RE.search(text):
@@ -572,6 +622,10 @@ def _label_conflicts(label: str | None, ref_label: str | None, cues: Cues | None
     return bool(unknown) and label != unknown
 
 
+_RADIAN_SUFFIX_RE = re.compile(
+    r"^(?P<e>.+?)(?:\s|\\[,;: ]|~)*(?:\\(?:text|mathrm|rm)\s*\{\s*rad(?:ians?)?\s*\}|rad(?:ians?)?)\s*$")
+
+
 def compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any = None, *,
                       element: bool = False) -> Judgment | None:
     """Typed comparison of one answer with one reference value under the question's cues
@@ -582,6 +636,9 @@ def compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any = None, *
     r_text, r_label = _unlabel(ref, False, None) if not ref_is_eq else (ref, None)
     if _label_conflicts(a_label, r_label, cues):
         return Judgment(False, "differ:label")
+    rad = _RADIAN_SUFFIX_RE.match(a_text)
+    if rad and parse_number(rad.group("e")) is None:
+        a_text = rad.group("e")  # "\\frac{2\\pi}{3}\\ \\text{rad}": an exact radian measure
     pa, pr = parse_answer(a_text), parse_answer(r_text)
     if pr is None or pa is None:
         return None
@@ -605,6 +662,10 @@ def _typed(pa: Answer, pr: Answer, a_text: str, r_text: str, cues: Cues | None, 
         return compare_numbers(pa.value, pr.value, cues, x)
     if "ratio" in (ka, kr) and ka != kr:
         return _ratio_vs_value(pa, pr, cues)
+    if ka == kr == "expression":
+        j = _coefficient_times_symbol(pa, pr, a_text, r_text, cues, x)
+        if j is not None:
+            return j
     if "quantity" in (ka, kr):
         return _quantities(pa, pr, cues, x)
     if {ka, kr} <= {"number", "expression"}:
@@ -636,6 +697,30 @@ def _typed(pa: Answer, pr: Answer, a_text: str, r_text: str, cues: Cues | None, 
             return None
         return Judgment(False, f"undecided:{comp.detail}")
     return Judgment(comp.equal, ("equal:" if comp.equal else "differ:") + comp.kind)
+
+
+_LEADING_NUMBER_RE = re.compile(
+    r"^\s*\$?\s*([-+\u2212]?(?:\d[\d,]*\.?\d*|\.\d+)(?:\s*(?:\\times|\\cdot|\u00d7)\s*10\s*\^\s*\{?\s*[-+\u2212]?\d+\s*\}?|[eE][-+]?\d+)?)")
+
+
+def _coefficient_times_symbol(pa: Answer, pr: Answer, a_text: str, r_text: str, cues: Cues | None,
+                              x: Any) -> Judgment | None:
+    """``1.602 \\times 10^{-19} C`` against ``1.6 \\times 10^{-19} C``: the same symbol (a unit letter
+    the unit registry does not take alone, or a variable) times written numbers, compared as numbers."""
+    try:
+        ca, ra = pa.value.as_coeff_Mul()
+        cb, rb = pr.value.as_coeff_Mul()
+    except AttributeError:
+        return None
+    if ra != rb or ra == 1 or not (ca.is_Number and cb.is_Number):
+        return None
+    ma, mb = _LEADING_NUMBER_RE.match(a_text), _LEADING_NUMBER_RE.match(r_text)
+    na = parse_number(ma.group(1)) if ma else None
+    nb = parse_number(mb.group(1)) if mb else None
+    if na is None or nb is None or float(na.value) != float(ca) or float(nb.value) != float(cb):
+        return None
+    j = compare_numbers(na, nb, _no_form(cues), x)
+    return Judgment(j.correct, j.reason.replace("number", "expression") if not j.correct else j.reason)
 
 
 def _ratio_vs_value(pa: Answer, pr: Answer, cues: Cues | None) -> Judgment | None:
@@ -823,13 +908,16 @@ def _quantities(pa: Answer, pr: Answer, cues: Cues | None, x: Any) -> Judgment |
             return compare_numbers(na, nr, _no_form(cues), x)
         return None
     if qr is not None and pa.kind == "expression" and qr.is_angle:
-        # R5.2: a bare value is read in the reference's unit (pi/12 against 15 degrees is not 15 degrees)
+        # R4.1: an exact radian measure (a multiple of pi) is the same angle in degrees (pi/3 = 60 degrees);
+        # another bare value is read in the reference's unit (R5.2)
         va = _numeric(pa)
-        unit_value = float(qr.magnitude)
         if va is None:
             return None
-        ok = math.isclose(va, unit_value, rel_tol=1e-9, abs_tol=1e-12)
-        return Judgment(ok, "equal:quantity" if ok else "differ:unit")
+        target = convert(qr, "radian") if _has_pi(pa.value) else qr
+        if target is None:
+            return None
+        ok = math.isclose(va, float(target.magnitude), rel_tol=1e-9, abs_tol=1e-12)
+        return Judgment(ok, "equal:angle" if ok else "differ:angle")
     if qa is not None and pr.kind == "number":
         nr: Number = pr.value
         if requested:
@@ -853,6 +941,15 @@ def _quantities(pa: Answer, pr: Answer, cues: Cues | None, x: Any) -> Judgment |
         ok = math.isclose(vr, float(rad.magnitude), rel_tol=1e-9, abs_tol=1e-12)
         return Judgment(ok, "equal:angle" if ok else "differ:angle")
     return None
+
+
+def _has_pi(e: Any) -> bool:
+    try:
+        from verifier_runtime.toolkit.latex.convert import _sympy
+
+        return bool(e.has(_sympy().pi))
+    except (AttributeError, TypeError):
+        return False
 
 
 def _magnitude_number(q: Quantity) -> Number | None:
@@ -920,6 +1017,9 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
             return Judgment(True, "equal:text" if len(aliases) == 1 else "equal:alias")
     if case_miss:
         return Judgment(False, "differ:case")
+    for alias in aliases:
+        if _loose(answer) and _loose(answer) == _loose(alias):
+            return Judgment(True, "equal:text")  # "Washington DC" for "Washington, D.C."
     words = len(answer.split())
     question = x.question if x is not None else ""
     if words <= _MAX_SHORT_ANSWER_WORDS:
@@ -945,6 +1045,11 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
     if pr is not None and pr.kind != "text" and (pa is None or pa.kind == "text"):
         return Judgment(False, "differ:answer_not_comparable")
     return Judgment(False, "differ:text")
+
+
+def _loose(s: str) -> str:
+    """Normalised text without inner punctuation: "Washington, D.C." and "Washington DC" agree."""
+    return " ".join(re.sub(r"[.,'\u2019\u2018\"!?;:()\-]", " ", normalize_text(s)).split()).replace(" ", "")
 
 
 def _flat(s: str) -> str:

@@ -284,9 +284,16 @@ _INFS = {"\\infty": 1, "+\\infty": 1, "-\\infty": -1, "\u221e": 1, "-\u221e": -1
          "oo": 1, "-oo": -1, "+\u221e": 1, "infty": 1, "-infty": -1, "+inf": 1}
 _IN_PREFIX = re.compile(r"^[A-Za-z](?:_\{?\w+\}?)?\s*(?:\\in|\u2208)\s*")
 _REALS = {"\\mathbb{R}", "\\mathbb R", "\\R", "\u211d", "\\mathbb{R}^1"}
-_INEQ = re.compile(r"\\leq?|\\geq?|\\lt|\\gt|\u2264|\u2265|<=|>=|<|>")
+# the whole real line in words ("All real numbers satisfy it."), with nothing excepted
+_REALS_TEXT_RE = re.compile(
+    r"^\s*(?:the\s+set\s+of\s+)?(?:all|any|every)\s+real\s+(?:numbers?|values?(?:\s+of\s+x)?|x)(?:\s+(?:satisfy\s+(?:it|"
+    r"the\s+inequality|this)|work|are\s+solutions))?\s*\.?\s*$",
+    re.IGNORECASE,
+)
+_INEQ = re.compile(r"\\leqslant|\\geqslant|\\leq?|\\geq?|\\lt|\\gt|\u2264|\u2265|\u2a7d|\u2a7e|<=|>=|<|>")
 _INEQ_MAP = {"\\le": "<=", "\\leq": "<=", "\u2264": "<=", "<=": "<=", "\\ge": ">=", "\\geq": ">=",
-             "\u2265": ">=", ">=": ">=", "<": "<", "\\lt": "<", ">": ">", "\\gt": ">"}
+             "\u2265": ">=", ">=": ">=", "<": "<", "\\lt": "<", ">": ">", "\\gt": ">",
+             "\\leqslant": "<=", "\\geqslant": ">=", "\u2a7d": "<=", "\u2a7e": ">="}
 
 
 def _endpoint(s: str) -> Any:
@@ -437,6 +444,9 @@ def parse_interval_set(s: object) -> IntervalSet | None:
     if not _ok(s):
         return None
     try:
+        if _REALS_TEXT_RE.match(s):
+            sp = _sympy()
+            return IntervalSet((Interval(-sp.oo, sp.oo, False, False),), s)
         t = _IN_PREFIX.sub("", _strip_wrappers(_prep(s)))
         pieces = _UNION.split(t)
         if len(pieces) > MAX_ITEMS:

@@ -164,8 +164,8 @@ _TOKEN_RE = re.compile(r"[^\W_]+")
 def parse_bool(s: str) -> bool | None:
     """A yes/no, true/false or correct/incorrect answer as a bool; ``None`` when absent or mixed.
 
-    The answer must *start* with the boolean word ("Yes, because ..." counts) and no opposite
-    boolean word may follow ("yes and no" -> ``None``). Single letters ``T``/``F`` (and
+    The answer must *start* with the boolean word ("Yes, because ..." and "No, 91 is not prime"
+    count) and no opposite boolean word may follow ("yes and no" -> ``None``). Single letters ``T``/``F`` (and
     ``Y``/``N``) count only as the whole answer.
     """
     text = _as_str(s)
@@ -191,8 +191,8 @@ def parse_bool(s: str) -> bool | None:
         return None
     opposite = _FALSE_WORDS if value else _TRUE_WORDS
     rest = {t for t in tokens[1:] if len(t) > 1}
-    if rest & opposite or "not" in rest:
-        return None
+    if rest & opposite:
+        return None  # "yes and no", "true, or rather false"
     return value
 
 
