@@ -1,8 +1,10 @@
 """One end-to-end construction round under the Prefect test harness, on a small pool.
 
-The pool holds open-QA answers whose references list aliases ("A/B"): the offline fallback
-misses them (residuals), a narrow alias rule fixes them, and a broader variant would pass
-two trap answers that mention an alias while naming someone else, so full replay rejects it.
+The pool holds open-QA answers whose references list aliases ("A/B") and whose responses name
+the alias in a middle sentence: the offline judge reads a paragraph's answer from its first or
+last sentence, so it misses them (residuals); a narrow alias rule for short answers fixes
+them, and a broader variant would pass two long trap answers that mention an alias as a belief
+others held while naming someone else, so full replay rejects it.
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ def _pool() -> list[dict]:
     rows = []
     for k, (q, ref) in enumerate(PEOPLE):
         alias = ref.split("/")[k % 2]
-        rows.append({"id": f"pos{k}", "question": q, "reference": ref, "response": f"It was {alias}.",
+        rows.append({"id": f"pos{k}", "question": q, "reference": ref,
+                     "response": f"Records of that year are patchy. It was {alias}, by every account. "
+                                 "The work took two years.",
                      "label": True, "source": "fixture", "domain": "open_qa"})
         rows.append({"id": f"neg{k}", "question": q, "reference": ref, "response": "It was Someone Else.",
                      "label": False, "source": "fixture", "domain": "open_qa"})
@@ -45,8 +49,10 @@ def _pool() -> list[dict]:
         alias = ref.split("/")[0]
         rows.append({"id": f"trap{k}", "question": q, "reference": ref, "label": False, "source": "fixture",
                      "domain": "open_qa",
-                     "response": f"Many people think it was {alias}, but the records of that year clearly show "
-                                 "that it was in fact her younger cousin Petra who did it."})
+                     "response": "Records of that year are patchy and the archive was damaged twice. For a long "
+                                 f"time people in the town thought it was {alias}, and the claim was repeated in "
+                                 "several histories of the town and of its trade. The letters found later show "
+                                 "that her younger cousin Petra did it, and the family kept it quiet for decades."})
     for k in range(10):  # plain numbers the fallback already gets right (a coverage group)
         rows.append({"id": f"num{k}", "question": f"What is {k} + {k}?", "reference": str(2 * k),
                      "response": f"The answer is {2 * k if k % 3 else 2 * k + 1}.", "label": bool(k % 3),

@@ -1086,6 +1086,15 @@ _NOT_COMMITTED_RE = re.compile(
     re.IGNORECASE,
 )
 _SHORT_STATEMENT_WORDS = 12
+# a belief reported about others is not the response's answer ("Many people think it was X")
+_REPORTED_RE = re.compile(
+    r"\b(?:many|some|most|people|others|they|critics|historians|sources|it\s+is\s+(?:often|commonly|widely))\b"
+    r"(?:\s+\w+){0,3}?\s+(?:think|thinks|believe|believes|say|says|claim|claims|assume|assumes|thought|believed|said|"
+    r"claimed|suggest|suggests)\b",
+    re.IGNORECASE,
+)
+_CONTRAST_RE = re.compile(r"\b(?:but|however|whereas|although|though)\b[^.]*\b(?:in\s+fact|actually|really|was|is)\b",
+                          re.IGNORECASE)
 
 
 def _stated_in(answer: str, alias: str) -> bool | None:
@@ -1121,7 +1130,10 @@ def _committed_near(text: str, alias: str) -> bool:
     else:
         before, after = text[: m.start()], text[m.end():]
     window = " ".join(before.split()[-_WINDOW_BEFORE:] + after.split()[:_WINDOW_AFTER])
-    return not _NOT_COMMITTED_RE.search(window)
+    if _NOT_COMMITTED_RE.search(window) or _REPORTED_RE.search(" ".join(before.split()[-_WINDOW_BEFORE:])):
+        return False
+    # "..., but it was in fact Petra": a contrast after the mention moves the answer elsewhere
+    return not _CONTRAST_RE.search(" ".join(after.split()[:12]))
 
 
 def _has_peer(answer: str, alias: str, question: str) -> bool:
