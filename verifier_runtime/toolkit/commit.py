@@ -367,6 +367,7 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
     hedged = bool(_HEDGE_WORDS_RE.search(text))
     either = bool(_EITHER_RE.match(text))
     body = _HEDGE_LEAD_RE.sub("", _EITHER_RE.sub("", text, count=1), count=1) or text
+    core = body  # without hedge words ("probably 12" is the value 12); a single candidate as written
     led = _ANSWER_LEAD_RE.sub("", body, count=1)
     if led and led != body and _is_mathy(led):
         body = led
@@ -415,7 +416,7 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
             seen.add(k)
             kept.append(p)
     if len(seen) <= 1 and not (keep_repeats and len(kept) > 1):
-        return ((kept[0] if kept else text) if joiner != "single" else text,), "single", hedged
+        return ((kept[0] if kept else core) if joiner != "single" else core,), "single", hedged
     return tuple(kept), joiner, hedged
 
 

@@ -125,9 +125,7 @@ _WORDY_RE = re.compile(r"[^\W\d_]{2,}")
 
 
 def _is_quantity(s: str) -> bool:
-    from verifier_runtime.toolkit.units import has_unit
-
-    return has_unit(s)
+    return parse_quantity(s) is not None
 
 
 _MATHY_RE = re.compile(r"[\d\\^_=<>+*]|(?:^|[\s,(])[a-zA-Z](?:$|[\s,)])")
@@ -273,7 +271,7 @@ def _number_spans(text: str, *, percent: bool = False) -> list[str]:
     if len(spans) != 1:
         return []
     num, unit = spans[0].group("num").strip(), (spans[0].group("unit") or "").strip()
-    out = [f"{num} {unit}"] if unit else []
+    out = [f"{num}{unit}" if unit == "%" else f"{num} {unit}"] if unit else []
     if not unit or (unit.lower() not in ("%", "percent") and parse_quantity(f"{num} {unit}") is None):
         out.append(num)  # "12,345 tickets": the count; "0.5 m" keeps its unit
     return out
@@ -750,6 +748,8 @@ def compare_numbers(na: Number, nr: Number, cues: Cues | None = None, x: Any = N
         if reading is None:
             return Judgment(False, "ambiguous:comma")
         na = reading
+    if nr.comma_ambiguous and x is not None:
+        nr = _comma_reading(nr, x) or nr  # the reference is read by the same convention
     a, r = _percent_value(na, cues), _percent_value(nr, cues)
     if cues is not None and cues.percentage and a != r and na.value == r and not na.is_percent:
         return Judgment(False, "form:percent_required")
@@ -789,7 +789,7 @@ def reference_tolerance(nr: Number) -> Fraction:
     return Fraction(0)
 
 
-_DECIMAL_COMMA_EVIDENCE_RE = re.compile(r"\d,\d{1,2}(?!\d)|\d,\d{4,}")
+_DECIMAL_COMMA_EVIDENCE_RE = re.compile(r"\d,\d{1,2}(?!\d)|\d,\d{4,}|(?<![\d,.])0,\d")
 _POINT_EVIDENCE_RE = re.compile(r"\d\.\d|\d{1,3}(?:,\d{3}){2,}|\d,\d{3}\.\d")
 
 
@@ -805,9 +805,15 @@ def _comma_reading(na: Number, x: Any) -> Number | None:
     if comma and not point:
         alt = parse_number(na.text.replace(",", "."))
         return alt
-    letters = re.findall(r"[^\W\d_]", texts)
-    ascii_share = sum(1 for ch in letters if ch.isascii()) / len(letters) if letters else 0.0
-    return na if ascii_share >= 0.95 and letters else None
+    words = {w.lower() for w in re.findall(r"[^\W\d_]+", texts)}
+    english = len(words & _ENGLISH_WORDS) >= 2 and all(w.isascii() for w in words)
+    return na if english else None
+
+
+# Function words of English text (an English text writes no decimal commas: R4.1)
+_ENGLISH_WORDS = frozenset(
+    "the a an is are was were of to in on for and or what how many much which who with by from that this it be "
+    "does do did has have total answer find give".split())
 
 
 # ----------------------------------------------------------------------------- numbers and expressions

@@ -1,0 +1,137 @@
+"""The final commitment: retractions, negations, alternatives, lists and several boxes."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from verifier_runtime.toolkit.commit import Commitment, final_commitment, final_statement, split_candidates, strip_label
+
+
+@pytest.mark.parametrize(
+    ("response", "answer", "reason"),
+    [
+        ("The answer is 7. Actually no, it's 6.", "6", "retraction:last_answer"),
+        ("The answer is 6. Wait, that's wrong: it is 7.", "7", "retraction:last_answer"),
+        ("The answer is D, no wait, C.", "C", "retraction:last_answer"),
+        ("Sydney. On second thought, the capital is Canberra.", "Canberra", "retraction:last_answer"),
+        ("The sum is 360°. Sorry, 180°.", "180°", "retraction:last_answer"),
+        ("We get $\\boxed{7}$. Wait, let me double-check: 3 + 4 = 7. Yes.", "7", ""),
+        ("The answer is \\boxed{7}.\n\nActually, it is interesting to note that this generalises.", "7", ""),
+    ],
+)
+def test_corrections_land_on_the_last_committed_answer(response: str, answer: str, reason: str) -> None:
+    c = final_commitment(response)
+    assert (c.answer, c.reason) == (answer, reason)
+
+
+def test_a_retraction_with_nothing_after_it_leaves_no_answer() -> None:
+    c = final_commitment("The answer is 12. Hmm, no, that can't be right.")
+    assert c.answer is None and c.reason == "retraction:no_answer_left" and c.retracted == ("12",)
+
+
+@pytest.mark.parametrize(
+    ("response", "affirmed", "negated"),
+    [
+        ("The answer is not 81.", None, ("81",)),
+        ("It is not Paris; it is Lyon.", "Lyon", ("Paris",)),
+        ("It's not 12, it's 14.", "14", ("12",)),
+        ("The precipitate is not NaCl but AgCl.", "AgCl", ("NaCl",)),
+        ("$x \\neq 3$", None, ("3",)),
+    ],
+)
+def test_negations(response: str, affirmed: str | None, negated: tuple[str, ...]) -> None:
+    c = final_commitment(response)
+    assert c.answer == affirmed and c.negated == negated
+
+
+def test_a_reason_with_not_is_not_a_negated_answer() -> None:
+    c = final_commitment("Since 5 is not prime, the answer is 7.")
+    assert c.answer == "7" and c.negated == ()
+
+
+@pytest.mark.parametrize(
+    ("response", "candidates", "joiner"),
+    [
+        ("It is either 12 or 14 or 16.", ("12", "14", "16"), "or"),
+        ("Fe or Cu", ("Fe", "Cu"), "or"),
+        ("2.71 or 2.72", ("2.71", "2.72"), "or"),
+        ("The answer is B, C, D.", ("B", "C", "D"), "and"),
+        ("\\boxed{6} or \\boxed{7}", ("6", "7"), "or"),
+        ("\\boxed{6}, or maybe \\boxed{7}", ("6", "7"), "or"),
+        ("\\boxed{2} and \\boxed{9}", ("2", "9"), "and"),
+        ("$x = \\boxed{3}$ and $x = \\boxed{-3}$.", ("3", "-3"), "and"),
+        ("y = 1 or y = 4", ("1", "4"), "or"),
+        ("The answer is 12 (or possibly 13).", ("12", "13"), "or"),
+        ("A/B", ("A", "B"), "or"),
+        ("The possible answers are 7 and 8.", ("7", "8"), "and"),
+    ],
+)
+def test_several_candidates(response: str, candidates: tuple[str, ...], joiner: str) -> None:
+    c = final_commitment(response)
+    assert (c.candidates, c.joiner) == (candidates, joiner)
+
+
+@pytest.mark.parametrize(
+    "response",
+    ["Paris, France", "December 14, 2016", "Simon and Garfunkel", "km/h", "\\boxed{12,\\!345}", "1,234",
+     "one thousand six hundred and twenty-five", "3,75", "x \\le 1"],
+)
+def test_one_answer_stays_one(response: str) -> None:
+    assert len(final_commitment(response).candidates) == 1
+
+
+def test_a_later_box_after_working_replaces_an_earlier_one() -> None:
+    c = final_commitment("So the area is \\boxed{12}. Then the perimeter is 2(3 + 4), so \\boxed{14}.")
+    assert c.candidates == ("14",)
+
+
+def test_the_same_value_boxed_twice_is_one_answer() -> None:
+    assert final_commitment("\\boxed{5} ... indeed \\boxed{5}").candidates == ("5",)
+
+
+def test_tentative_single_answer_is_its_value() -> None:
+    c = final_commitment("The answer is probably 12.")
+    assert c.answer == "12" and c.hedged
+
+
+def test_repeats_are_kept_in_items() -> None:
+    c = final_commitment("C, C, B")
+    assert c.candidates == ("C", "B") and c.items == ("C", "C", "B")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("$(x + 3)(x - 2) = 0$, so $x = -3$ or $x = 2$.", "x = -3 or x = 2"),
+        ("Subtract 3: $-y < 2$.", "-y < 2"),
+        ("Since $2^5 = 32$, $\\log_2 32 = 5$.", "\\log_2 32 = 5"),
+        ("$3.0 \\times 10^8$ km/s", "3.0 \\times 10^8 km/s"),
+        ("so $\\sqrt{50}$ is closest to 7.", "so $\\sqrt{50}$ is closest to 7."),
+        ("The value is $5$ because $2+3=5$.", "The value is $5$ because $2+3=5$."),
+    ],
+)
+def test_final_statement_of_prose(text: str, value: str) -> None:
+    assert final_statement(text) == value
+
+
+def test_labels() -> None:
+    assert strip_label("x = 11") == ("x", "11")
+    assert strip_label("f(x) = x^2") == ("f(x)", "x^2")
+    assert strip_label("2x + 1 = 7") == (None, "2x + 1 = 7")
+
+
+def test_split_candidates_keep_repeats_for_references() -> None:
+    assert split_candidates("C, C, B", keep_repeats=True)[0] == ("C", "C", "B")
+
+
+def test_total_on_hostile_input() -> None:
+    rng = random.Random(5)
+    pieces = ["or ", "and ", "not ", ", ", "\\boxed{", "}", "wait, no ", "actually ", "$", "\\neq ", "x = ", "7",
+              "either ", "(", ")", "/", ";", "\x00", "\ud800", "é", "\\text{or}", "maybe ", "sorry, "]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 25)))
+        c = final_commitment(text)
+        assert isinstance(c, Commitment)
+    assert final_commitment("x" * 200_000 + " or y").candidates is not None

@@ -1,0 +1,181 @@
+"""Form checks, the question's form cues, and the criterion procedure (docs/criterion.md)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from verifier_runtime.toolkit.compare import answers_equivalent, parse_answer
+from verifier_runtime.toolkit.criterion import Judgment, judge, reference_aliases, statement_values
+from verifier_runtime.toolkit.cues import question_cues
+from verifier_runtime.toolkit.forms import (
+    denominator_rationalized,
+    form_violations,
+    fully_factored,
+    in_lowest_terms,
+    is_expanded,
+    is_factored,
+    radicals_simplified,
+)
+from verifier_runtime.toolkit.structures import interval_sets_equal, parse_interval_set
+from verifier_runtime.toolkit.units import parse_quantity
+
+
+@pytest.mark.parametrize(
+    ("question", "requirements"),
+    [
+        ("Give the answer in lowest terms.", ("simplest_form",)),
+        ("What percent of 50 is 20?", ("percentage",)),
+        ("Express 3/4 as a decimal.", ("decimal",)),
+        ("Express your answer as a common fraction.", ("fraction",)),
+        ("Express your answer as a mixed number.", ("mixed_number",)),
+        ("Find the exact value of sin 60 degrees.", ("exact",)),
+        ("Write your answer in interval notation.", ("interval_notation",)),
+        ("Expand (x+1)^2.", ("expand",)),
+        ("Factor completely: x^3 - x.", ("factor",)),
+        ("Rationalize the denominator of 1/sqrt(2).", ("rationalize",)),
+        ("Write 12000 in scientific notation.", ("scientific",)),
+        ("Round to 2 decimal places.", ("decimal_places",)),
+        ("Give your answer to 3 significant figures.", ("sig_figs",)),
+        ("What is the speed, in km/h, of the car?", ("unit",)),
+        ("What is 3 + 4?", ()),
+    ],
+)
+def test_form_requirements_read_from_the_question(question: str, requirements: tuple[str, ...]) -> None:
+    assert question_cues(question).form_requirements == requirements
+
+
+@pytest.mark.parametrize(
+    ("question", "several", "ordered", "unknown"),
+    [
+        ("Find all real x such that x^2 = 4.", True, False, None),
+        ("What are the roots of x^2 - 5x + 6?", True, False, None),
+        ("Enter the solutions, separated by commas.", True, False, None),
+        ("Which of the following numbers are prime? (A) 4 (B) 5", True, False, None),
+        ("Give the coordinates of the vertex.", False, True, None),
+        ("List them in increasing order.", False, True, None),
+        ("Solve for x: 2x + 1 = 7.", False, False, "x"),
+        ("Find the value of k.", False, False, "k"),
+    ],
+)
+def test_what_the_question_asks_for(question: str, several: bool, ordered: bool, unknown: str | None) -> None:
+    c = question_cues(question)
+    assert (c.several, c.ordered, c.unknown) == (several, ordered, unknown)
+
+
+def test_form_checks_read_the_written_form() -> None:
+    assert not in_lowest_terms("\\frac{6}{8}") and in_lowest_terms("\\frac{3}{4}") and not in_lowest_terms("6x/8")
+    assert is_expanded("x^2+2x+1") and not is_expanded("(x+1)^2") and not is_expanded("2(x+1)")
+    assert is_factored("(x-1)(x+1)") and is_factored("x^2+1") and not is_factored("x^2-1")
+    assert fully_factored("x(x-1)(x+1)") and not fully_factored("x(x^2-1)") and not fully_factored("(2x+2)(x-1)")
+    assert denominator_rationalized("\\frac{\\sqrt{2}}{2}") and not denominator_rationalized("\\frac{1}{\\sqrt{2}}")
+    assert radicals_simplified("2\\sqrt{2}") and not radicals_simplified("\\sqrt{8}")
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "code"),
+    [
+        ("\\frac{6}{8}", "Give the answer in lowest terms.", "form:not_lowest_terms"),
+        ("3.14159", "Round pi to 2 decimal places.", "form:decimal_places"),
+        ("0.2500", "Give your answer to 3 significant figures.", "form:sig_figs"),
+        ("3/4", "Express as a decimal.", "form:decimal_required"),
+        ("0.75", "Express as a common fraction.", "form:fraction_required"),
+        ("\\frac{3}{2}", "Express your answer as a mixed number.", "form:mixed_number_required"),
+        ("\\sqrt{8}", "Express in simplest radical form.", "form:radical_not_simplified"),
+        ("1.414", "Find the exact value.", "form:exact_required"),
+        ("x > 2", "Write your answer in interval notation.", "form:interval_notation_required"),
+        ("(x+1)^2", "Expand (x+1)^2.", "form:not_expanded"),
+        ("x^3-x", "Factor x^3 - x.", "form:not_factored"),
+        ("x(x^2-1)", "Factor completely: x^3 - x.", "form:not_fully_factored"),
+        ("\\frac{1}{\\sqrt{2}}", "Rationalize the denominator.", "form:denominator_not_rationalized"),
+        ("12000", "Write 12000 in scientific notation.", "form:scientific_notation_required"),
+        ("500 cm", "How long is it, in meters?", "form:unit_required"),
+    ],
+)
+def test_each_form_violation_has_its_code(answer: str, question: str, code: str) -> None:
+    assert form_violations(answer, question_cues(question)) == (code,)
+
+
+@pytest.mark.parametrize(
+    ("answer", "question"),
+    [("\\frac{3}{4}", "Give the answer in lowest terms."), ("3.14", "Round pi to 2 decimal places."),
+     ("3.1", "Round to 2 decimal places."), ("x(x-1)(x+1)", "Factor completely: x^3 - x."),
+     ("(2, \\infty)", "Write your answer in interval notation."), ("1.2 \\times 10^{4}", "In scientific notation."),
+     ("5 m", "How long is it, in meters?"), ("5", "How long is it, in meters?")],
+)
+def test_allowed_forms_pass(answer: str, question: str) -> None:
+    assert form_violations(answer, question_cues(question)) == ()
+
+
+def test_form_checks_never_raise() -> None:
+    rng = random.Random(3)
+    pieces = ["\\frac{", "}{", "}", "\\sqrt", "(", ")", "x", "^", "2", "+", "-", "/", ",", "\x00", "\\", "{", "9" * 50]
+    cues = question_cues("Factor completely, rationalize the denominator, in lowest terms, to 3 significant figures.")
+    for _ in range(1500):
+        s = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 20)))
+        assert isinstance(form_violations(s, cues), tuple)
+
+
+@pytest.mark.parametrize(
+    ("question", "reference", "response", "correct", "reason"),
+    [
+        ("What is 3+4?", "14", "It is either 12 or 14 or 16.", False, "hedge:alternatives"),
+        ("What is 3+4?", "7", "\\boxed{6} or \\boxed{7}", False, "hedge:multiple_final_answers"),
+        ("What is 9*9?", "81", "The answer is not 81.", False, "negation:reference_negated"),
+        ("Solve y^2-5y+4=0.", "1, 4", "y = 1 or y = 4", True, "equal:set"),
+        ("Find all x.", "\\{2, 9\\}", "\\boxed{2} and \\boxed{9}", True, "equal:set"),
+        ("Solve -y < 2.", "y > -2", "-y < 2", True, "equal:interval"),
+        ("Simplify 6/8 to lowest terms.", "\\frac{3}{4}", "\\frac{6}{8}", False, "form:not_lowest_terms"),
+        ("What gas forms?", "CO", "Co", False, "differ:case"),
+        ("Length?", "0.5 cm", "4.8 \\times 10^{-3} m", True, "equal:within_reference_precision"),
+        ("Length?", "0.5 cm", "0.44 cm", False, "differ:quantity"),
+        ("What is pi to five places?", "3.14159", "3.14", False, "differ:number"),
+        ("A class has 12 boys and 8 girls. What is the ratio of boys to girls?", "3:2", "12:8", True, "equal:ratio"),
+        ("How many tickets?", "12345", "12,345 tickets", True, "equal:number"),
+        ("Evaluate $2^{10}$.", "1024", "$2^{10}$", False, "restatement:question_expression"),
+        ("What is 12 x 12?", "144", "12 × 12 = 120 + 24 =", False, "invalid:truncated"),
+    ],
+)
+def test_criterion_decisions_with_their_reasons(question: str, reference: str, response: str, correct: bool,
+                                                reason: str) -> None:
+    assert judge(question, reference, response) == Judgment(correct, reason)
+
+
+def test_a_decimal_comma_is_read_from_the_text_around_it() -> None:
+    assert judge("Se tiene x = 0,617. Calcule 2x.", "1,234", "2x = 1,234").correct
+    assert judge("How many grams are in 1.234 kilograms?", "1234", "1,234 g").correct
+    assert judge("Quanto fa 1,234 per 1? Rispondi.", "1234", "1,234").reason == "ambiguous:comma"
+
+
+def test_aliases_split_text_not_mathematics() -> None:
+    assert reference_aliases("Humble Pie/HUMBLE PIE") == ("Humble Pie", "HUMBLE PIE")
+    assert reference_aliases("7/seven") == ("7", "seven")
+    assert reference_aliases("1/2") == ("1/2",) and reference_aliases("90 km/h") == ("90 km/h",)
+
+
+def test_statement_values() -> None:
+    assert statement_values("12,345 tickets") == ["12,345"]
+    assert statement_values("Water is H2O, so the ratio is 2 : 1.")[0] == "2 : 1"
+    assert "16%" in statement_values("So 40 is 16% of 250.", percent=True)
+    assert "0.5" not in statement_values("0.5 m")  # a unit is never dropped
+
+
+def test_parsing_additions() -> None:
+    assert parse_answer("12:8").kind == "ratio" and answers_equivalent("30:60:90", "1:2:3").equal
+    assert parse_quantity("90 kilometres per hour").unit == "kilometer / hour"
+    assert parse_quantity("12 square meters").unit == "meter ** 2"
+    assert parse_quantity("3 \\mathrm{m\\,s^{-1}}").unit == "meter / second"
+    a, b = parse_interval_set("2x+1 \\ge 5"), parse_interval_set("[2, \\infty)")
+    assert a is not None and interval_sets_equal(a, b)
+    assert parse_interval_set("All real numbers satisfy it.") is not None
+
+
+def test_the_judge_never_raises() -> None:
+    rng = random.Random(8)
+    pieces = ["or ", "not ", "\\boxed{", "}", "$", "1,234", "x = ", "\\frac{1}{2}", "km/h", "(A) ", "%", "\\pm",
+              "Actually no, ", "\x00", "\ud800", "=", ":", "\\{", "\\}", "e", "\\sqrt{", "9" * 30]
+    for _ in range(1500):
+        q, r, s = ("".join(rng.choice(pieces) for _ in range(rng.randint(0, 12))) for _ in range(3))
+        j = judge(q, r, s)
+        assert isinstance(j, Judgment) and (j.correct is None) == (j.reason == "no_reference_answer")
