@@ -293,7 +293,7 @@ def _slash_alternatives(a: str, b: str) -> bool:
         return False
     return all(t[0].isupper() or len(t) >= 3 for t in (a, b))
 _UNIT_SLASH_WORDS = frozenset({"km", "h", "s", "m", "min", "hr", "mol", "kg", "g", "l", "ml", "mi", "ft", "day", "yr"})
-_OPEN, _CLOSE = "([{", ")]}"
+_OPEN, _CLOSE = "([{\u27e8", ")]}\u27e9"
 
 
 def _top_level_split(s: str, rx: re.Pattern[str]) -> list[str]:
@@ -323,27 +323,36 @@ def _top_level_split(s: str, rx: re.Pattern[str]) -> list[str]:
 
 
 def _digit_commas_are_numbers(s: str) -> bool:
-    """``1,234`` and ``3,75`` are numbers, ``1,2,3`` is a list: commas between digits with no space."""
-    groups = re.split(r"(?<=\d),(?=\d)", s)
-    if len(groups) == 1:
+    """``1,234``, ``3,75``, ``0,25 ... 1,25`` are numbers; ``1,2,3`` (short groups, two commas
+    or more) is a list: commas between digits with no space."""
+    runs = re.findall(r"\d+(?:,\d+)+", s)
+    if not runs:
         return False
-    if len(groups) == 2:
-        return True
-    return all(len(re.match(r"\d*", g[::-1]).group(0)) == 3 or i == 0 for i, g in enumerate(groups)) and all(
-        len(re.match(r"\d*", g).group(0)) == 3 for g in groups[1:])
+    return not all(len(r.split(",")) >= 3 and all(len(g) <= 2 for g in r.split(",")) for r in runs)
 
 
 _LATEX_SPACE_RE = re.compile(r"(?<!\\)\\(?:quad|qquad|[,;:! ])|~")
 _MAX_PROSE_ALTERNATIVE_WORDS = 5
 
 
+_PROSE_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
+_VALUE_WORDS = frozenset({"sqrt", "frac", "dfrac", "tfrac", "text", "mathrm", "infty", "cdot", "times", "left", "right",
+                          "sin", "cos", "tan", "log", "pi", "exp", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
+                          "mathbf", "boxed", "circ", "degree", "degrees", "percent"})
+
+
 def _value_like(part: str) -> bool:
     """A list item must be a value: a number, quantity, expression, equation, set, interval or
-    a choice letter; prose ("December 14") is not, so "December 14, 2016" stays one answer."""
-    from verifier_runtime.toolkit.compare import parse_answer
-
-    p = parse_answer(part)
-    return p is not None and p.kind != "text"
+    a choice letter; prose ("December 14") is not, so "December 14, 2016" stays one answer.
+    Decided from the writing, without parsing: a prose word (four letters or more that is no
+    math command or unit-free function name) makes the part prose."""
+    t = part.strip()
+    if not t:
+        return False
+    for w in _PROSE_WORD_RE.findall(t):
+        if w.lower() not in _VALUE_WORDS:
+            return False
+    return True
 
 
 def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[str, ...], str, bool]:
@@ -376,7 +385,7 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
         body = f"{paren.group('a')} or {paren.group('b')}"
         hedged = True
     if "\\" in body:
-        body = _LATEX_SPACE_RE.sub(" ", _protect_groups(body))
+        body = _LATEX_SPACE_RE.sub(" ", _protect_groups(body)).replace("\\langle", "\u27e8").replace("\\rangle", "\u27e9")
     low = body.lower()
     parts = [body]
     joiner = "single"
@@ -408,6 +417,8 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
     if joiner == "or":
         parts = [clean_answer(_HEDGE_LEAD_RE.sub("", _EITHER_RE.sub("", p, count=1), count=1)) for p in parts]
         parts = [p for p in parts if p]
+    if joiner == "and":
+        parts = [p for p in (clean_answer(_RESTATE_LEAD_RE.sub("", p, count=1)) for p in parts) if p]
     kept: list[str] = []
     seen: set[str] = set()
     for p in parts:
@@ -421,6 +432,9 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
 
 
 _SEMICOLON_RE = re.compile(r"\s*;\s*")
+# "24, i.e. 24.0": the same value again, said another way (the candidates must then agree)
+_RESTATE_LEAD_RE = re.compile(r"^(?:i\.?\s?e\.?|that\s+is|namely|equivalently|or\s+equivalently|which\s+is)[\s,:]*",
+                              re.IGNORECASE)
 # Anything that could join or qualify candidates; text without it is one candidate as it stands.
 _SPLIT_HINT_RE = re.compile(
     r"[,;&/\u2228(]|\\lor|\b(?:or|and|either|maybe|perhaps|possibly|probably|likely|presumably|apparently|i\s+think|"

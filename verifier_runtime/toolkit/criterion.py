@@ -637,8 +637,11 @@ def compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any = None, *
     rad = _RADIAN_SUFFIX_RE.match(a_text)
     if rad and parse_number(rad.group("e")) is None:
         a_text = rad.group("e")  # "\\frac{2\\pi}{3}\\ \\text{rad}": an exact radian measure
-    pa, pr = parse_answer(a_text), parse_answer(r_text)
-    if pr is None or pa is None:
+    pr = parse_answer(r_text)
+    if pr is None or pr.kind == "text":
+        return None  # a text reference: the text rules decide (no answer parse needed)
+    pa = parse_answer(a_text)
+    if pa is None:
         return None
     if pa.kind == "text" or pr.kind == "text":
         if pa.kind == "text" and pr.kind != "text" and _mathy(pr.text):

@@ -255,7 +255,7 @@ _FINAL_RE = re.compile(
     r"final\s+answer(?:\s+is)?[ \t]*(?:\*\*|__)?[ \t]*[:：]?[ \t]*(?:\*\*|__)?[ \t]*[:：=]?", re.IGNORECASE
 )
 _ANSWER_IS_RE = re.compile(
-    r"\banswer\s+(?:is|would\s+be|should\s+be|will\s+be|=)|\b(?:correct|right|best)\s+(?:option|choice)\s+is",
+    r"\banswer\s+(?:is(?![\w'\u2019])|would\s+be|should\s+be|will\s+be|=)|\b(?:correct|right|best)\s+(?:option|choice)\s+is\b",
     re.IGNORECASE,
 )
 _ANSWER_COLON_RE = re.compile(
