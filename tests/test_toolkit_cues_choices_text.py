@@ -56,8 +56,8 @@ def test_golden(case: dict[str, Any]) -> None:
     result = call(case)
     elapsed = time.perf_counter() - start
     expect = case["expect"]
-    if hasattr(result, "__dataclass_fields__") and isinstance(expect, dict):
-        got = asdict(result)
+    if isinstance(expect, dict) and (hasattr(result, "__dataclass_fields__") or hasattr(result, "as_dict")):
+        got = result.as_dict() if hasattr(result, "as_dict") else asdict(result)
         for key, want in expect.items():
             assert got[key] == want, f"{case['id']}: {key} = {got[key]!r}, expected {want!r}"
     else:

@@ -1049,10 +1049,8 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
     info = x.answer_info if x is not None else None
     if info is not None and info.method in ("whole", "last_line") and info.echo:
         return Judgment(False, "invalid:echo")
-    pa = parse_answer(answer)
-    pr = parse_answer(ref)
-    if pr is not None and pr.kind != "text" and (pa is None or pa.kind == "text"):
-        return Judgment(False, "differ:answer_not_comparable")
+    if _mathy(ref) and not _mathy(answer):
+        return Judgment(False, "differ:answer_not_comparable")  # a value asked, prose given
     return Judgment(False, "differ:text")
 
 

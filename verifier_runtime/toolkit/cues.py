@@ -11,52 +11,115 @@ a few such questions have fractional answers.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.choices import parse_options
 from verifier_runtime.toolkit.text import _as_str
 
-
-@dataclass(frozen=True, slots=True)
-class Cues:
-    """Answer-form requirements read from a question. All defaults mean "no cue found"."""
-
-    decimal_places: int | None = None
-    sig_figs: int | None = None
-    exact: bool = False
-    simplest_form: bool = False
-    unit: str | None = None
-    percentage: bool = False
-    probability: bool = False
-    fraction: bool = False
-    multiple_choice: bool = False
-    integer: bool = False
-    boolean: bool = False
+_FIELD_DEFAULTS: dict[str, object] = {
+    "decimal_places": None, "sig_figs": None, "exact": False, "simplest_form": False, "unit": None,
+    "percentage": False, "probability": False, "fraction": False, "multiple_choice": False, "integer": False,
+    "boolean": False,
     # What the question asks for (docs/criterion.md R2.4, R3.2, R4.2-R4.4).
-    several: bool = False  # several answers asked: "find all", "the solutions", "separated by commas"
-    ordered: bool = False  # their order asked: "in increasing order", "ordered pair", "coordinates"
-    interval: bool = False  # an interval asked: "interval", "domain", "range", "solve the inequality"
-    ratio: bool = False
-    decimal: bool = False  # "as a decimal", "decimal approximation"
-    mixed_number: bool = False
-    interval_notation: bool = False
-    expand: bool = False
-    factor: bool = False
-    factor_completely: bool = False
-    rationalize: bool = False
-    scientific: bool = False
-    radical_form: bool = False
-    unknown: str | None = None  # the symbol asked for: "find x", "solve for y", "value of k"
+    "several": False,  # several answers asked: "find all", "the solutions", "separated by commas"
+    "ordered": False,  # their order asked: "in increasing order", "ordered pair", "coordinates"
+    "interval": False,  # an interval asked: "interval", "domain", "range", "solve the inequality"
+    "ratio": False, "decimal": False, "mixed_number": False, "interval_notation": False, "expand": False,
+    "factor": False, "factor_completely": False, "rationalize": False, "scientific": False, "radical_form": False,
+    "unknown": None,  # the symbol asked for: "find x", "solve for y", "value of k"
+}
+_FORM_FIELDS = ("simplest_form", "percentage", "decimal", "fraction", "mixed_number", "exact", "radical_form",
+                "interval_notation", "expand", "factor", "rationalize", "scientific")
+
+
+class _Cue:
+    """A cue field, read from the question on first use and kept (a question is read once per
+    field, and most readers need a few fields only)."""
+
+    __slots__ = ("name",)
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Cues | None, owner: type) -> object:
+        if obj is None:
+            return self
+        values = obj._values
+        try:
+            return values[self.name]
+        except KeyError:
+            value = _READERS[self.name](obj) if obj._text else _FIELD_DEFAULTS[self.name]
+            values[self.name] = value
+            return value
+
+
+class Cues:
+    """Answer-form requirements read from a question. All defaults mean "no cue found".
+
+    ``Cues(decimal_places=2, ...)`` builds fixed cues; :func:`question_cues` builds them from a
+    question, each field read on first access. Immutable to its readers.
+    """
+
+    __slots__ = ("_text", "_low", "_values")
+
+    decimal_places = _Cue()
+    sig_figs = _Cue()
+    exact = _Cue()
+    simplest_form = _Cue()
+    unit = _Cue()
+    percentage = _Cue()
+    probability = _Cue()
+    fraction = _Cue()
+    multiple_choice = _Cue()
+    integer = _Cue()
+    boolean = _Cue()
+    several = _Cue()
+    ordered = _Cue()
+    interval = _Cue()
+    ratio = _Cue()
+    decimal = _Cue()
+    mixed_number = _Cue()
+    interval_notation = _Cue()
+    expand = _Cue()
+    factor = _Cue()
+    factor_completely = _Cue()
+    rationalize = _Cue()
+    scientific = _Cue()
+    radical_form = _Cue()
+    unknown = _Cue()
+
+    def __init__(self, _text: str = "", **values: object) -> None:
+        unknown = set(values) - set(_FIELD_DEFAULTS)
+        if unknown:
+            raise TypeError(f"unknown cue fields: {sorted(unknown)}")
+        self._text = _text
+        self._low = _text.lower()
+        self._values = dict(values) if not _text else {}
+        if not _text:
+            for k, v in _FIELD_DEFAULTS.items():
+                self._values.setdefault(k, v)
+
+    def as_dict(self) -> dict[str, object]:
+        return {k: getattr(self, k) for k in _FIELD_DEFAULTS}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Cues) and self.as_dict() == other.as_dict()
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.as_dict().items()))
+
+    def __repr__(self) -> str:
+        found = {k: v for k, v in self.as_dict().items() if v != _FIELD_DEFAULTS[k]}
+        return "Cues(" + ", ".join(f"{k}={v!r}" for k, v in found.items()) + ")"
+
+    def has(self, *words: str) -> bool:
+        low = self._low
+        return any(w in low for w in words)
 
     @property
     def form_requirements(self) -> tuple[str, ...]:
         """The form requirements the question states, by name (empty when it states none)."""
-        names = []
-        for name in ("simplest_form", "percentage", "decimal", "fraction", "mixed_number", "exact", "radical_form",
-                     "interval_notation", "expand", "factor", "rationalize", "scientific"):
-            if getattr(self, name):
-                names.append(name)
+        names = [name for name in _FORM_FIELDS if getattr(self, name)]
         if self.decimal_places is not None:
             names.append("decimal_places")
         if self.sig_figs is not None:
@@ -253,65 +316,85 @@ _TAIL_CHARS = 8_000
 def question_cues(question: str) -> Cues:
     """Read the answer-form cues of ``question``; all defaults for junk or non-string input.
 
-    A question longer than 12,000 characters is read at its first 4,000 and last 8,000.
+    A question longer than 12,000 characters is read at its first 4,000 and last 8,000. Each
+    field is read when first asked for (:class:`Cues`).
     """
     text = _as_str(question)
-    if not text:
+    if not text or not text.strip(" \t\r\n\x00\x01\x02\x03\x04\x05\x06\x07\x08"):
         return Cues()
     if len(text) > _HEAD_CHARS + _TAIL_CHARS:  # instructions and options sit at the start or the end
         text = text[:_HEAD_CHARS] + "\n" + text[-_TAIL_CHARS:]
-    low = text.lower()  # keyword guards: each pattern only runs when its keyword occurs
+    return Cues(text)
 
-    def has(*words: str) -> bool:
-        return any(w in low for w in words)
 
-    decimal_places = None
-    dp = [m.group(1) or m.group(2) for m in _DP_RE.finditer(text)] if has("decimal", "d.p", "dp", "places") else []
-    if dp:
-        decimal_places = _count(dp[-1])
-    nearest = _NEAREST_RE.findall(text) if has("nearest") else []
-    if decimal_places is None and nearest:
-        decimal_places = _NEAREST_PLACES.get(" ".join(nearest[-1].lower().split()))
-    sig = _SF_RE.findall(text) if has("sig", "s.f", "sf") else []
-    sig_figs = _count(sig[-1]) if sig else None
-    if sig_figs == 0:
-        sig_figs = None
-    options = parse_options(text)
+# --- the field readers (each runs its pattern only when its keyword occurs) ----------------------
+
+def _decimal_places(c: Cues) -> int | None:
+    if c.has("decimal", "d.p", "dp", "places"):
+        dp = [m.group(1) or m.group(2) for m in _DP_RE.finditer(c._text)]
+        if dp:
+            return _count(dp[-1])
+    nearest = _nearest(c)
+    return _NEAREST_PLACES.get(" ".join(nearest[-1].lower().split())) if nearest else None
+
+
+def _nearest(c: Cues) -> list[str]:
+    return _NEAREST_RE.findall(c._text) if c.has("nearest") else []
+
+
+def _sig_figs(c: Cues) -> int | None:
+    sig = _SF_RE.findall(c._text) if c.has("sig", "s.f", "sf") else []
+    n = _count(sig[-1]) if sig else None
+    return n or None
+
+
+def _unknown(c: Cues) -> str | None:
     unknown = None
-    for m in (_UNKNOWN_RE.finditer(text) if has("find", "solve", "determine", "compute", "calculate", "what is",
-                                                 "evaluate", "value of") else ()):
-        v = m.group("v") or m.group("w")
-        if v and v.lower() not in ("a", "i"):
-            unknown = v
-    factor_completely = has("factor") and bool(_FACTOR_COMPLETELY_RE.search(text))
-    return Cues(
-        decimal_places=decimal_places,
-        sig_figs=sig_figs,
-        exact=has("exact", "terms of", "radical") and bool(_EXACT_RE.search(text)),
-        simplest_form=has("simpl", "lowest", "reduced") and bool(_SIMPLEST_RE.search(text)),
-        unit=_find_unit(text) if has("in") else None,
-        percentage=has("percent") and bool(_PERCENT_RE.search(text)),
-        probability=has("probab", "chance", "odds", "likelihood") and bool(_PROBABILITY_RE.search(text)),
-        fraction=has("fraction") and bool(_FRACTION_RE.search(text)) and not (has("mixed") and _MIXED_RE.search(text)),
-        multiple_choice=bool(options) or (has("choice", "choose") and bool(_MC_HINT_RE.search(text))),
-        integer=(has("how many", "integer", "whole number") and bool(_INTEGER_RE.search(text)))
-        or any(n.lower() in ("integer", "whole number") for n in nearest),
-        boolean=_is_boolean_question(text, low),
-        several=has("all", "both", "two", "three", "four", "comma", "solutions", "roots", "zeros", "values", "following",
-                    "apply") and bool(_SEVERAL_RE.search(text)),
-        ordered=has("order", "pair", "triple", "tuple", "coordinate", "vector", "point", "form (", "sequence",
-                    "smallest", "least", "largest", "greatest") and bool(_ORDERED_RE.search(text)),
-        interval=has("interval", "domain", "range", "inequal", "values", "solution set", "set of", "function")
-        and bool(_INTERVAL_RE.search(text)),
-        ratio=has("ratio", "proportion") and bool(_RATIO_RE.search(text)),
-        decimal=has("decimal") and bool(_DECIMAL_RE.search(text)),
-        mixed_number=has("mixed") and bool(_MIXED_RE.search(text)),
-        interval_notation=has("interval notation") and bool(_INTERVAL_NOTATION_RE.search(text)),
-        expand=has("expand", "multiply out", "distribute") and bool(_EXPAND_RE.search(text)),
-        factor=factor_completely or (has("factor") and bool(_FACTOR_RE.search(text))),
-        factor_completely=factor_completely,
-        rationalize=has("rationali") and bool(_RATIONALIZE_RE.search(text)),
-        scientific=has("scientific", "standard form") and bool(_SCIENTIFIC_RE.search(text)),
-        radical_form=has("radical") and bool(_RADICAL_RE.search(text)),
-        unknown=unknown,
-    )
+    if c.has("find", "solve", "determine", "compute", "calculate", "what is", "evaluate", "value of"):
+        for m in _UNKNOWN_RE.finditer(c._text):
+            v = m.group("v") or m.group("w")
+            if v and v.lower() not in ("a", "i"):
+                unknown = v
+    return unknown
+
+
+def _factor_completely(c: Cues) -> bool:
+    return c.has("factor") and bool(_FACTOR_COMPLETELY_RE.search(c._text))
+
+
+def _rx(keywords: tuple[str, ...], rx: re.Pattern[str]):
+    return lambda c: c.has(*keywords) and bool(rx.search(c._text))
+
+
+_READERS = {
+    "decimal_places": _decimal_places,
+    "sig_figs": _sig_figs,
+    "exact": _rx(("exact", "terms of", "radical"), _EXACT_RE),
+    "simplest_form": _rx(("simpl", "lowest", "reduced"), _SIMPLEST_RE),
+    "unit": lambda c: _find_unit(c._text) if c.has(" in", "(in") else None,
+    "percentage": _rx(("percent",), _PERCENT_RE),
+    "probability": _rx(("probab", "chance", "odds", "likelihood"), _PROBABILITY_RE),
+    "fraction": lambda c: c.has("fraction") and bool(_FRACTION_RE.search(c._text)) and not c.mixed_number,
+    "multiple_choice": lambda c: bool(parse_options(c._text)) or (c.has("choice", "choose")
+                                                                  and bool(_MC_HINT_RE.search(c._text))),
+    "integer": lambda c: (c.has("how many", "integer", "whole number") and bool(_INTEGER_RE.search(c._text)))
+    or any(n.lower() in ("integer", "whole number") for n in _nearest(c)),
+    "boolean": lambda c: _is_boolean_question(c._text, c._low),
+    "several": _rx(("all", "both", "two", "three", "four", "comma", "solutions", "roots", "zeros", "values",
+                    "following", "apply"), _SEVERAL_RE),
+    "ordered": _rx(("order", "pair", "triple", "tuple", "coordinate", "vector", "point", "form (", "sequence",
+                    "smallest", "least", "largest", "greatest"), _ORDERED_RE),
+    "interval": _rx(("interval", "domain", "range", "inequal", "values", "solution set", "set of", "function"),
+                    _INTERVAL_RE),
+    "ratio": _rx(("ratio", "proportion"), _RATIO_RE),
+    "decimal": _rx(("decimal",), _DECIMAL_RE),
+    "mixed_number": _rx(("mixed",), _MIXED_RE),
+    "interval_notation": _rx(("interval notation",), _INTERVAL_NOTATION_RE),
+    "expand": _rx(("expand", "multiply out", "distribute"), _EXPAND_RE),
+    "factor": lambda c: c.factor_completely or (c.has("factor") and bool(_FACTOR_RE.search(c._text))),
+    "factor_completely": _factor_completely,
+    "rationalize": _rx(("rationali",), _RATIONALIZE_RE),
+    "scientific": _rx(("scientific", "standard form"), _SCIENTIFIC_RE),
+    "radical_form": _rx(("radical",), _RADICAL_RE),
+    "unknown": _unknown,
+}
