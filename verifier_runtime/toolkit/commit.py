@@ -367,7 +367,9 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
     text = answer.strip()
     if not text:
         return (), "single", False
-    if not _SPLIT_HINT_RE.search(text):
+    low = text.lower()
+    if not (any(ch in text for ch in ",;&/(\u2228") or " or " in low or " and " in low or "\\lor" in text
+            or "{or}" in low or "{and}" in low) and not any(w in low for w in _HEDGE_LEADS):
         return (text,), "single", False  # most answers: nothing that could join two candidates
     from verifier_runtime.toolkit.numbers import parse_number
 
@@ -435,13 +437,10 @@ _SEMICOLON_RE = re.compile(r"\s*;\s*")
 # "24, i.e. 24.0": the same value again, said another way (the candidates must then agree)
 _RESTATE_LEAD_RE = re.compile(r"^(?:i\.?\s?e\.?|that\s+is|namely|equivalently|or\s+equivalently|which\s+is)[\s,:]*",
                               re.IGNORECASE)
-# Anything that could join or qualify candidates; text without it is one candidate as it stands.
-_SPLIT_HINT_RE = re.compile(
-    r"[,;&/\u2228(]|\\lor|\b(?:or|and|either|maybe|perhaps|possibly|probably|likely|presumably|apparently|i\s+think|"
-    r"i\s+believe|i\s+guess|could|might|may|one\s+of|unsure|not\s+sure|alternatively|answers?|solutions?|roots?|zeros?|"
-    r"values?|results?|it|they|these)\b",
-    re.IGNORECASE,
-)
+# Words that qualify a single candidate ("probably 12"); text with neither these nor a separator
+# is one candidate as it stands.
+_HEDGE_LEADS = ("probabl", "maybe", "perhaps", "possibl", "likely", "i think", "i believe", "i guess", "presumabl",
+                "apparentl", "either", "one of")
 _DIGIT_GROUP_RE = re.compile(r"(?<=\d)(?:,\s*\\[!,;: ]\s*|\{,\})(?=\d{3}(?!\d))")
 
 
