@@ -296,8 +296,22 @@ _UNIT_SLASH_WORDS = frozenset({"km", "h", "s", "m", "min", "hr", "mol", "kg", "g
 _OPEN, _CLOSE = "([{\u27e8", ")]}\u27e9"
 
 
+_BRACKET_CHARS_RE = re.compile("[([{\u27e8)\\]}\u27e9]")
+
+
+def _spans_between(s: str, rx: re.Pattern[str]) -> list[tuple[int, int]]:
+    out, last = [], 0
+    for m in rx.finditer(s):
+        out.append((last, m.start()))
+        last = m.end()
+    out.append((last, len(s)))
+    return out
+
+
 def _top_level_split(s: str, rx: re.Pattern[str]) -> list[str]:
     """Split ``s`` at matches of ``rx`` that lie outside brackets, braces and ``\\text{..}``."""
+    if not _BRACKET_CHARS_RE.search(s):
+        return rx.split(s) if rx.groups == 0 else [s[m0:m1] for m0, m1 in _spans_between(s, rx)]
     depth = 0
     level: list[int] = []
     for ch in s:
@@ -368,6 +382,8 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
     if not text:
         return (), "single", False
     low = text.lower()
+    if len(text) > _MAX_LIST_CHARS and not any(w in low for w in _HEDGE_LEADS):
+        return (text,), "single", False  # a paragraph is not a list of values
     if not (any(ch in text for ch in ",;&/(\u2228") or " or " in low or " and " in low or "\\lor" in text
             or "{or}" in low or "{and}" in low) and not any(w in low for w in _HEDGE_LEADS):
         return (text,), "single", False  # most answers: nothing that could join two candidates
@@ -439,6 +455,7 @@ _RESTATE_LEAD_RE = re.compile(r"^(?:i\.?\s?e\.?|that\s+is|namely|equivalently|or
                               re.IGNORECASE)
 # Words that qualify a single candidate ("probably 12"); text with neither these nor a separator
 # is one candidate as it stands.
+_MAX_LIST_CHARS = 400
 _HEDGE_LEADS = ("probabl", "maybe", "perhaps", "possibl", "likely", "i think", "i believe", "i guess", "presumabl",
                 "apparentl", "either", "one of")
 _DIGIT_GROUP_RE = re.compile(r"(?<=\d)(?:,\s*\\[!,;: ]\s*|\{,\})(?=\d{3}(?!\d))")

@@ -1026,9 +1026,11 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
             return Judgment(True, "equal:text" if len(aliases) == 1 else "equal:alias")
     if case_miss:
         return Judgment(False, "differ:case")
-    for alias in aliases:
-        if _loose(answer) and _loose(answer) == _loose(alias):
-            return Judgment(True, "equal:text")  # "Washington DC" for "Washington, D.C."
+    if len(answer) <= 200:
+        loose = _loose(answer)
+        for alias in aliases:
+            if loose and abs(len(alias) - len(answer)) <= 8 and loose == _loose(alias):
+                return Judgment(True, "equal:text")  # "Washington DC" for "Washington, D.C."
     words = len(answer.split())
     question = x.question if x is not None else ""
     if words <= _MAX_SHORT_ANSWER_WORDS:
@@ -1047,8 +1049,9 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
     if _REFUSAL_RE.match(answer.strip()):
         return Judgment(False, "invalid:refusal")
     info = x.answer_info if x is not None else None
-    if info is not None and info.method in ("whole", "last_line") and info.echo:
-        return Judgment(False, "invalid:echo")
+    if (info is not None and info.method in ("whole", "last_line") and x.question
+            and len(answer) >= len(x.question) // 2 and info.echo):
+        return Judgment(False, "invalid:echo")  # (the echo test runs only where an echo is possible)
     if _mathy(ref) and not _mathy(answer):
         return Judgment(False, "differ:answer_not_comparable")  # a value asked, prose given
     return Judgment(False, "differ:text")
