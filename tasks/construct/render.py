@@ -8,6 +8,7 @@ and ``SUPPORT`` / ``COUNTEREXAMPLES`` cases that the test suite replays for ever
 from __future__ import annotations
 
 import ast
+import hashlib
 import pprint
 from dataclasses import dataclass
 from functools import cache
@@ -17,6 +18,7 @@ from typing import Any
 from tasks.construct.templates import TEMPLATE_NAMES
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
+TEMPLATE_ONLY = {"PARAMS", "GRID", "GROUP", "MEANING"}  # template metadata, not part of a module's code
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,12 @@ class Template:
     grid: dict[str, list[Any]]
     source: str
     doc: str
+    meaning: dict[str, str]
+
+    @property
+    def version(self) -> str:
+        """The template's version: the first 12 hex digits of its source's sha256."""
+        return hashlib.sha256(self.source.encode("utf-8")).hexdigest()[:12]
 
 
 @cache
@@ -38,9 +46,10 @@ def load_template(name: str) -> Template:
     consts: dict[str, Any] = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            if node.targets[0].id in ("GROUP", "PARAMS", "GRID"):
+            if node.targets[0].id in ("GROUP", "PARAMS", "GRID", "MEANING"):
                 consts[node.targets[0].id] = ast.literal_eval(node.value)
-    return Template(name, consts["GROUP"], consts["PARAMS"], consts["GRID"], source, ast.get_docstring(tree) or "")
+    return Template(name, consts["GROUP"], consts["PARAMS"], consts["GRID"], source, ast.get_docstring(tree) or "",
+                    consts.get("MEANING", {}))
 
 
 def template_names() -> tuple[str, ...]:
@@ -90,7 +99,7 @@ def render_module(
     if unknown:
         raise ValueError(f"unknown parameters for {template}: {sorted(unknown)}")
     full = {**t.defaults, **params}
-    kept, params_at, _ = _strip_assignments(t.source, {"PARAMS", "GRID", "GROUP"})
+    kept, params_at, _ = _strip_assignments(t.source, TEMPLATE_ONLY)
     body: list[str] = []
     for i, ln in enumerate(kept):
         if i == params_at:
@@ -128,6 +137,17 @@ def render_module(
         "",
     ]
     return "\n".join(parts)
+
+
+def module_code(template: str) -> str:
+    """A template as a module's ``module.py``: its documentation and code, without the template's
+    metadata (``PARAMS``, ``GRID``, ``GROUP``, ``MEANING``); the parameters live on the card."""
+    t = load_template(template)
+    kept, _, doc_end = _strip_assignments(t.source, TEMPLATE_ONLY)
+    body = [ln for ln in kept[doc_end:] if ln is not None]
+    while body and not body[0].strip():
+        body.pop(0)
+    return f'"""{t.doc}\n"""\n\n' + "\n".join(body).rstrip() + "\n"
 
 
 @dataclass(frozen=True)
