@@ -130,7 +130,7 @@ def explain_cmd(question: str = typer.Argument(...), reference: str = typer.Argu
 def test_cmd(module_id: str | None = typer.Argument(None, help="One module (default: every module)."),
              rulebank: Path | None = RULEBANK_OPT) -> None:
     """Run the modules' gold-labelled cases (exit 1 when one fails)."""
-    from tasks.rulebank.build import failures, check_modules
+    from tasks.rulebank.build import check_modules, failures
 
     bank = _bank(rulebank)
     mods = _guard(lambda: [bank.module(module_id)] if module_id else bank.modules(("preview", "active")))

@@ -15,6 +15,7 @@ from autoverifier.cli import app
 from tasks.rulebank import lifecycle
 from tasks.rulebank.build import (
     build,
+    check_modules,
     diff,
     failures,
     fixed_set,
@@ -22,7 +23,6 @@ from tasks.rulebank.build import (
     run_cases,
     snapshot,
     snapshot_differences,
-    check_modules,
 )
 from tasks.rulebank.source import RuleBank, RuleBankError, compose_module, read_module
 from verifier_runtime import load_verifier
