@@ -432,7 +432,12 @@ def release_version(name: str) -> int | None:
 def releases(root: str | os.PathLike[str]) -> list[Path]:
     """The release directories under ``<root>/releases``, oldest first: exact ``rNNNN`` names
     holding a manifest only (``r0009-test``, ``r12`` or a stray file never count)."""
-    rel = Path(root) / "releases"
+    return releases_under(Path(root) / "releases")
+
+
+def releases_under(folder: str | os.PathLike[str]) -> list[Path]:
+    """The ``rNNNN`` directories holding a manifest directly under ``folder``, oldest first."""
+    rel = Path(folder)
     if not rel.is_dir():
         return []
     found = []

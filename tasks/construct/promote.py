@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tasks.construct.render import load_template
 from tasks.construct.state import PoolState
-from verifier_runtime.artifact import Artifact, ModuleEntry, ReleaseSpec, write_release
+from verifier_runtime.artifact import Artifact, ModuleEntry
 from verifier_runtime.types import ABSTAIN, PASS
 
 if TYPE_CHECKING:
@@ -24,28 +23,6 @@ GROUP_BASE = {
     "verdict_matching": 300,
     "numeric_unit": 400,
 }
-
-
-def case_of(state: PoolState, i: int, expected: str) -> dict[str, str]:
-    e = state.examples[i]
-    return {"question": e.question, "reference": e.reference, "response": e.response, "expected": expected}
-
-
-def pick_cases(state: PoolState, dec: Sequence[str], pool_idx: Sequence[int], *, n: int, want_fired: bool) -> list[dict]:
-    """Short cases for the module file: fired-and-correct (support) or abstained neighbours (counterexamples)."""
-    chosen = []
-    for i in sorted(pool_idx, key=lambda i: (len(state.examples[i].response) + len(state.examples[i].reference)
-                                              + len(state.examples[i].question), state.examples[i].id)):
-        lab = dec[i]
-        fired = lab != ABSTAIN
-        if fired != want_fired:
-            continue
-        if fired and (lab == PASS) != state.labels[i]:
-            continue
-        chosen.append(case_of(state, i, lab))
-        if len(chosen) >= n:
-            break
-    return chosen
 
 
 def card_record(draft: Draft, validation: Validation | None, *, round_no: int, status: str, stage: str, reason: str,
@@ -79,17 +56,6 @@ def card_record(draft: Draft, validation: Validation | None, *, round_no: int, s
 def next_version(current: str) -> str:
     n = int(current[1:5]) if current[1:5].isdigit() else 0
     return f"r{n + 1:04d}"
-
-
-def freeze_release(rulebank: Path, base: Artifact, modules: dict[str, tuple[ModuleEntry, str]],
-                   cards: dict[str, dict], guidance: str, template: str | None, provenance: dict[str, Any],
-                   version: str | None = None) -> Path:
-    """Write the next release atomically under ``rulebank/releases`` (it becomes the default)."""
-    version = version or next_version(base.version)
-    spec = ReleaseSpec(version=version, modules=list(modules.values()), cards=cards, template=template,
-                       guidance=guidance, fallback_defaults=base.fallback_defaults or {"name": "offline"},
-                       provenance=provenance)
-    return write_release(spec, Path(rulebank) / "releases" / version)
 
 
 def existing_modules(artifact: Artifact) -> tuple[dict[str, tuple[ModuleEntry, str]], dict[str, str], dict[str, dict]]:
@@ -130,6 +96,11 @@ def module_priority(group: str, module_id: str) -> int:
     """Where a new module sits in the cascade: its group's base (guards first, then extraction,
     closed choice, verdict matching, numeric and unit normalisation), then its number."""
     return GROUP_BASE.get(group, 500) + module_number(module_id)
+
+
+def next_round(base_round: int, source_round: int) -> int:
+    """The next round's number: after both the base's round and every round the source records."""
+    return max(int(base_round), int(source_round)) + 1
 
 
 def revision_after(card: dict[str, Any] | None) -> int:

@@ -93,50 +93,22 @@ def render_module(
     counterexamples: list[dict[str, str]],
     revision: int = 1,
 ) -> str:
-    """The full source of a module file for ``template`` with tuned ``params``."""
+    """One self-contained module file for ``template`` with ``params``, composed exactly as a
+    release composes a source module (:func:`tasks.rulebank.source.compose_module`), with
+    ``SUPPORT`` / ``COUNTEREXAMPLES`` lists appended (cases the audit runs)."""
+    from tasks.rulebank.source import SourceModule, compose_module
+
     t = load_template(template)
     unknown = set(params) - set(t.defaults)
     if unknown:
         raise ValueError(f"unknown parameters for {template}: {sorted(unknown)}")
-    full = {**t.defaults, **params}
-    kept, params_at, _ = _strip_assignments(t.source, TEMPLATE_ONLY)
-    body: list[str] = []
-    for i, ln in enumerate(kept):
-        if i == params_at:
-            body.append(f"PARAMS = {_literal(full)}")
-        elif ln is not None:
-            body.append(ln)
-    while body and not body[0].strip():
-        body.pop(0)
-    meta = {
-        "id": module_id,
-        "group": t.group,
-        "priority": int(priority),
-        "card_id": card_id,
-        "template": template,
-        "revision": int(revision),
-        "description": description,
-    }
-    doc = (
-        f'"""{description}\n\n'
-        f"Template: {template} (group {t.group}). {t.doc.splitlines()[0] if t.doc else ''}\n\n"
-        f"Why: {why}\n"
-        f'Card: {card_id}; revision {revision}.\n"""'
-    )
-    parts = [
-        doc,
-        "",
-        *body,
-        "",
-        "",
-        f"MODULE = {_literal(meta)}",
-        "",
-        f"SUPPORT = {_literal(support)}",
-        "",
-        f"COUNTEREXAMPLES = {_literal(counterexamples)}",
-        "",
-    ]
-    return "\n".join(parts)
+    card = {"id": module_id, "status": "preview", "title": description, "template": template,
+            "template_version": t.version, "group": t.group, "priority": int(priority), "revision": int(revision),
+            "card_id": card_id, "why": why,
+            "parameters": {k: {"value": v, "meaning": t.meaning.get(k, "")}
+                           for k, v in sorted({**t.defaults, **params}.items())}}
+    source = compose_module(SourceModule(module_id, card, module_code(template)))
+    return source + f"\nSUPPORT = {_literal(support)}\n\nCOUNTEREXAMPLES = {_literal(counterexamples)}\n"
 
 
 def module_code(template: str) -> str:
