@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -31,6 +32,8 @@ from verifier_runtime.limits import (
 )
 from verifier_runtime.triple import Triple
 from verifier_runtime.types import ABSTAIN, Decision, FallbackResult, Verdict
+
+_REASON_CODE = re.compile(r"[A-Za-z0-9_:.+\-=/]{0,80}")
 
 ModuleInfo = ModuleEntry  # what ``Verifier.modules`` lists: the manifest entry of each loaded module
 
@@ -83,6 +86,10 @@ def run_decide(decide: Any, x: Triple, budget_s: float, *, strict: bool = False,
         if strict:
             raise TypeError(f"module {module_id} returned {d!r}, not a Decision")
         return Decision(ABSTAIN, "module_bad_return")
+    if type(d.reason) is not str or not _REASON_CODE.fullmatch(d.reason):
+        # a reason is a short code; anything else (long, free text, computed from the input or
+        # the host) never reaches the caller
+        return Decision(d.label, "module_reason_refused")
     return d
 
 
