@@ -50,7 +50,7 @@ def register(app: typer.Typer) -> None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
         from rich.table import Table
 
-        from autoverifier.batch import (
+        from verifier_runtime.batch import (
             BadRecord,
             BatchError,
             Fields,
@@ -96,6 +96,7 @@ def register(app: typer.Typer) -> None:
                 summary = getattr(exc, "summary", None)
             except BatchError as exc:
                 failure = exc
+                summary = getattr(exc, "summary", None)
             except Exception as exc:  # artifact errors and the like: one clear line, not a traceback
                 failure = exc
 
@@ -116,10 +117,13 @@ def register(app: typer.Typer) -> None:
                 for b in summary.bad[:5]:
                     err.print(f"  line {b.line}: {b.message}")
         if failure is not None:
+            written = summary.rows if summary is not None else 0
+            partial = summary.partial_output if summary is not None else None
+            kept = (f" The {written:,} row(s) verified before it are in {partial};" if partial else
+                    " No row was verified;")
             if isinstance(failure, BadRecord):
-                written = summary.rows if summary is not None else 0
-                err.print(f"[red]error:[/] {input}: {failure}. The {written:,} row(s) before it were verified "
-                          f"and written to {output}; fix the line or pass --skip-bad.")
+                err.print(f"[red]error:[/] {input}: {failure}.{kept} {output} was left as it was. Fix the line or "
+                          "pass --skip-bad.")
             else:
                 err.print(f"[red]error:[/] {type(failure).__name__ + ': ' if not isinstance(failure, BatchError) else ''}"
                           f"{failure}")
@@ -137,7 +141,7 @@ def register(app: typer.Typer) -> None:
         factory: str | None = typer.Option(None, hidden=True, help="Custom verifier factory 'module:function'."),
     ) -> None:
         """Verify one triple and print the verdict with its reason."""
-        from autoverifier.batch import VerifierSpec
+        from verifier_runtime.batch import VerifierSpec
 
         try:
             verifier = VerifierSpec.make(artifact, fallback, factory, **_options(budget_s)).load()

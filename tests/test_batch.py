@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from autoverifier.batch import BadRecord, BatchError, Fields, VerifierSpec, run_batch
+from verifier_runtime.batch import BadRecord, BatchError, Fields, VerifierSpec, run_batch
 from verifier_runtime.integrations.rewards import clear_verifier_cache
 
 SPEC = VerifierSpec.make("rulebank/releases/r-test", "offline", factory="tests.fake_verifier:make_fake_verifier")
@@ -74,7 +74,10 @@ def test_malformed_line_stops_with_line_number_and_keeps_earlier_rows(tmp_path):
         run_batch(tmp_path / "in.jsonl", tmp_path / "out.jsonl", spec=SPEC, chunk_size=5)
     assert exc.value.line == 9 and "line 9" in str(exc.value) and "invalid JSON" in str(exc.value)
     assert exc.value.summary.rows == 8
-    assert [o["id"] for o in _read_jsonl(tmp_path / "out.jsonl")] == list(range(8))  # incl. the partial chunk
+    assert not (tmp_path / "out.jsonl").exists()  # only a successful run writes the output
+    partial = tmp_path / "out.jsonl.partial"
+    assert exc.value.summary.partial_output == str(partial)
+    assert [o["id"] for o in _read_jsonl(partial)] == list(range(8))  # incl. the partial chunk
 
 
 def test_skip_bad_continues_and_reports(tmp_path):
@@ -156,3 +159,80 @@ def test_dask_backend_matches_local_row_for_row(tmp_path):
                             backend="dask", address=cluster.scheduler_address)
     assert summary.rows == 57
     assert _read_jsonl(tmp_path / "dask.jsonl") == _read_jsonl(tmp_path / "local.jsonl")
+
+
+# --- input that used to lose data ----------------------------------------------------------
+
+def _mixed_input(path: Path, bad_line: bytes, at: int = 7, n: int = 10) -> list[dict]:
+    rows = _rows(n)
+    lines = [json.dumps(r).encode() for r in rows]
+    lines.insert(at, bad_line)
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return rows
+
+
+BAD_LINES = {
+    "not utf-8": (b'{"reference": "1", "response": "caf\xe9 1"}', "not valid UTF-8"),
+    "nested 100k deep": (b'{"reference": "1", "response": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "nested too deeply"),
+    "lone surrogate": (b'{"reference": "1", "response": "x \\ud800 1"}', "lone surrogate"),
+    "huge integer": (b'{"reference": ' + b"1" * 5000 + b', "response": "1"}', "invalid JSON"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_LINES))
+def test_every_bad_line_is_line_numbered_and_keeps_earlier_rows(tmp_path, name):
+    bad, message = BAD_LINES[name]
+    _mixed_input(tmp_path / "in.jsonl", bad)
+    (tmp_path / "out.jsonl").write_text("previous run\n", encoding="utf-8")
+    with pytest.raises(BadRecord) as exc:
+        run_batch(tmp_path / "in.jsonl", tmp_path / "out.jsonl", spec=SPEC, chunk_size=3)
+    assert exc.value.line == 8 and message in exc.value.message
+    assert (tmp_path / "out.jsonl").read_text(encoding="utf-8") == "previous run\n"  # never truncated
+    assert [o["id"] for o in _read_jsonl(tmp_path / "out.jsonl.partial")] == list(range(7))
+
+
+@pytest.mark.parametrize("name", list(BAD_LINES))
+def test_skip_bad_skips_every_kind_of_bad_line(tmp_path, name):
+    bad, message = BAD_LINES[name]
+    _mixed_input(tmp_path / "in.jsonl", bad)
+    summary = run_batch(tmp_path / "in.jsonl", tmp_path / "out.jsonl", spec=SPEC, chunk_size=3, skip_bad=True)
+    assert [b.line for b in summary.bad] == [8] and message in summary.bad[0].message
+    assert [o["id"] for o in _read_jsonl(tmp_path / "out.jsonl")] == list(range(10))
+    assert not (tmp_path / "out.jsonl.partial").exists() and summary.partial_output is None
+
+
+def test_bad_first_line_leaves_an_existing_output_whole(tmp_path):
+    _mixed_input(tmp_path / "in.jsonl", b"{broken", at=0)
+    (tmp_path / "out.parquet").write_bytes(b"keep me")
+    with pytest.raises(BadRecord) as exc:
+        run_batch(tmp_path / "in.jsonl", tmp_path / "out.parquet", spec=SPEC)
+    assert exc.value.line == 1 and exc.value.summary.partial_output is None
+    assert (tmp_path / "out.parquet").read_bytes() == b"keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl", "out.parquet"]  # no temporary left
+
+
+def test_duckdb_output_replaced_only_on_success(tmp_path):
+    duckdb = pytest.importorskip("duckdb")
+    db = tmp_path / "out.duckdb"
+    with duckdb.connect(str(db)) as con:
+        con.execute("CREATE TABLE verified AS SELECT 42 AS answer")
+    _mixed_input(tmp_path / "in.jsonl", b"[1, 2]", at=5)
+    with pytest.raises(BadRecord):
+        run_batch(tmp_path / "in.jsonl", db, spec=SPEC, chunk_size=2)
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT answer FROM verified").fetchall() == [(42,)]
+        assert con.execute("SELECT count(*) FROM verified_partial").fetchone()[0] == 5
+    _write_jsonl(tmp_path / "ok.jsonl", _rows(4))
+    run_batch(tmp_path / "ok.jsonl", db, spec=SPEC)
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM verified").fetchone()[0] == 4
+
+
+def test_library_module_imports_no_heavy_stack():
+    import subprocess
+    import sys
+
+    code = ("import sys, verifier_runtime.batch; heavy = [m for m in ('pyarrow', 'duckdb', 'polars', 'dask', "
+            "'prefect', 'torch') if m in sys.modules]; print(heavy)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

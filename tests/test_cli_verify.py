@@ -52,8 +52,9 @@ def test_verify_stops_on_malformed_line_and_keeps_earlier_rows(app, tmp_path):
     res = _runner().invoke(app, ["verify", "-i", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "out.jsonl"),
                                  *FACTORY])
     assert res.exit_code == 1
-    assert "line 4" in res.stderr and "--skip-bad" in res.stderr
-    assert len((tmp_path / "out.jsonl").read_text().splitlines()) == 3
+    assert "line 4" in res.stderr and "--skip-bad" in res.stderr and "out.jsonl.partial" in res.stderr
+    assert len((tmp_path / "out.jsonl.partial").read_text().splitlines()) == 3
+    assert not (tmp_path / "out.jsonl").exists()
 
     res = _runner().invoke(app, ["verify", "-i", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "out.jsonl"),
                                  "--skip-bad", *FACTORY])

@@ -74,10 +74,11 @@ def test_verl_compute_score_as_naive_reward_manager_calls_it():
     # plus custom_reward_function.reward_kwargs.
     out = verl_adapter.compute_score(data_source="gsm8k", solution_str="so the answer is 42.",
                                      ground_truth="42", extra_info={"question": "6*7?", "index": 3}, **KW)
-    assert out["score"] == 1.0 and out["correct"] == 1.0 and out["decided_by"] == "match.last_token"
+    assert out["score"] == 1.0 and out["acc"] == 1.0 and out["decided_by"] == "match.last_token"
+    assert out["pred"] == "42"
     wrong = verl_adapter.compute_score(data_source="gsm8k", solution_str="it is 41", ground_truth="42",
                                        extra_info=None, **KW)
-    assert wrong["score"] == -0.5 and wrong["correct"] == 0.0
+    assert wrong["score"] == -0.5 and wrong["acc"] == 0.0
     empty = verl_adapter.compute_score(data_source="gsm8k", solution_str="   ", ground_truth="42", **KW,
                                        invalid=-1.0)
     assert empty["score"] == -1.0 and empty["invalid"] == 1.0
@@ -94,7 +95,7 @@ def test_verl_extra_keys_survive_validation_metrics():
         vals = [o[key] for o in outs]
         if not isinstance(vals[0], str):
             assert np.isfinite(np.mean(vals)), key
-    assert outs[0]["abstained"] == 1.0 and outs[0]["score"] == 0.0  # abstain unset -> incorrect value
+    assert outs[0]["decided_by"] == "none" and outs[0]["score"] == 0.0  # abstain unset -> incorrect value
 
 
 def test_verl_question_and_ground_truth_shapes():
@@ -104,7 +105,7 @@ def test_verl_question_and_ground_truth_shapes():
     assert q({"problem": "Q3"}) == "Q3"
     assert q(None) == "" and q({"index": 1}) == ""
     r = verl_adapter.reference_text
-    assert r(["12"]) == "12" and r(["1", "2"]) == "1, 2" and r(7) == "7" and r({"target": ["x"]}) == "x"
+    assert r(["12"]) == "12" and r(["1", "2"]) == "1" and r(7) == "7" and r({"target": ["x"]}) == "x"
     np = pytest.importorskip("numpy")
     assert r(np.array(["5"], dtype=object)) == "5" and r(np.int64(3)) == "3"
 
@@ -141,8 +142,8 @@ def test_verl_batch_as_batch_reward_manager_calls_it():
     assert [strip(b) for b in batch] == [strip(s) for s in single]
     assert [b["score"] for b in batch] == [1.0, -0.5, 0.0, 1.0]
     assert batch[3]["fallback_called"] == 1.0
-    with pytest.raises(ValueError, match="lengths differ"):
-        verl_adapter.compute_score_batch(["d"], ["a", "b"], ["1", "2"], None, **KW)
+    bad = verl_adapter.compute_score_batch(["d"], ["a", "b"], ["1", "2"], None, **KW)  # lengths differ
+    assert [b["decided_by"] for b in bad] == ["error:ValueError"] * 2
 
 
 # --- TRL -------------------------------------------------------------------------------------
@@ -214,4 +215,116 @@ def test_real_runtime_through_verl_adapter_when_available():
     out = verl_adapter.compute_score(data_source="t", solution_str="The answer is \\boxed{4}.", ground_truth="4",
                                      extra_info={"question": "What is 2+2?"}, fallback="offline",
                                      verifier=rt.load_verifier(fallback="offline"))
-    assert out["score"] == 1.0 and out["artifact_version"]
+    assert out["score"] == 1.0 and out["pred"] == "4"
+
+
+# --- today's call shapes -------------------------------------------------------------------
+
+def test_verl_ignores_the_keywords_verl_adds():
+    # a generative reward model makes the reward loop pass these; DAPO passes strict_box_verify
+    out = verl_adapter.compute_score(data_source="d", solution_str="so 42", ground_truth="42", extra_info={},
+                                     reward_router_address="127.0.0.1:9000", reward_model_tokenizer=object(),
+                                     strict_box_verify=False, some_future_key=1, **KW)
+    assert out["score"] == 1.0
+    assert LOADS == [("rulebank/releases/r-test", "offline", {})]  # none of them reached load_verifier
+
+
+def test_verl_never_raises_and_keys_are_always_the_same(monkeypatch):
+    ok = verl_adapter.compute_score("d", "so 42", "42", {}, **KW)
+    truncated = verl_adapter.compute_score("d", "so 42", "42", {"truncated": True}, **KW, invalid=-1.0)
+    missing = verl_adapter.compute_score("d", "so 42", None, {}, **KW)
+
+    def broken(*a, **k):
+        raise FileNotFoundError("no such release")
+
+    monkeypatch.setattr(rewards_mod, "_default_loader", broken)
+    rewards_mod.clear_verifier_cache()
+    error = verl_adapter.compute_score("d", "so 42", "42", {}, **KW)
+    for out in (ok, truncated, missing, error):
+        assert tuple(out) == verl_adapter.RESULT_KEYS and all(v is not None for v in out.values())
+    assert truncated["score"] == -1.0 and truncated["reason"] == "invalid:truncated" and truncated["invalid"] == 1.0
+    assert missing["reason"] == "invalid:reference_missing" and missing["score"] == -0.5
+    assert error["decided_by"] == "error:FileNotFoundError" and error["score"] == -0.5
+
+
+def test_verl_async_variant_is_a_coroutine_function_and_runs_concurrently():
+    import asyncio
+    import inspect
+    import time
+
+    assert inspect.iscoroutinefunction(verl_adapter.compute_score_async)
+
+    async def run():
+        t0 = time.perf_counter()
+        outs = await asyncio.gather(*(verl_adapter.compute_score_async(
+            data_source="d", solution_str=f"SLEEP {i}", ground_truth=str(i), extra_info={}, **KW) for i in range(4)))
+        return outs, time.perf_counter() - t0
+
+    outs, took = asyncio.run(run())
+    assert [o["score"] for o in outs] == [1.0] * 4
+    assert took < 4 * 0.3 * 0.8, took  # four 0.3 s verifications overlapped
+
+
+def test_verl_multiple_references_any_matches():
+    gts = [["41", "42"], ("x", "42"), {"answer": ["7", "42"]}]
+    for gt in gts:
+        assert verl_adapter.compute_score("d", "so 42", gt, {}, **KW)["score"] == 1.0
+    assert verl_adapter.compute_score("d", "so 43", ["41", "42"], {}, **KW)["score"] == -0.5
+    batch = verl_adapter.compute_score_batch(["d"] * 3, ["so 42", "so 5", "so 6"], [["1", "42"], None, ["6"]],
+                                             [{}, {}, {"truncated": True}], **KW)
+    assert [b["score"] for b in batch] == [1.0, -0.5, 0.0] and [b["reason"] for b in batch][1:] == [
+        "invalid:reference_missing", "invalid:truncated"]
+
+
+def test_trl_none_reference_gives_none_and_one_warning(caplog):
+    fn = trl_adapter.make_reward_function(artifact="a")
+    with caplog.at_level("WARNING"):
+        out = fn(prompts=["p"] * 3, completions=["x 1", "x 2", "x 3"], solution=["1", None, ["9", "3"]])
+        fn(prompts=["p"], completions=["x 1"], solution=[None])
+    assert out == [1.0, None, 1.0]
+    warnings = [r for r in caplog.records if "solution" in r.getMessage()]
+    assert len(warnings) == 1
+
+
+def test_trl_missing_column_raises_before_the_first_step():
+    class Dataset:
+        column_names = ["prompt", "answer"]
+
+    with pytest.raises(KeyError, match="solution"):
+        trl_adapter.make_reward_function(artifact="a", dataset=Dataset())
+    fn = trl_adapter.make_reward_function(artifact="a", reference_column="answer", dataset=Dataset())
+    assert fn(prompts=["p"], completions=["x 1"], answer=["1"]) == [1.0]
+
+
+def test_trl_async_reward_function_awaited_together():
+    import asyncio
+    import inspect
+    import time
+
+    fn = trl_adapter.make_async_reward_function(artifact="a")
+    assert inspect.iscoroutinefunction(fn) and fn.__name__ == "autoverifier"
+
+    async def run():
+        t0 = time.perf_counter()
+        outs = await asyncio.gather(*(fn(prompts=["p"], completions=[f"SLEEP {i}"], solution=[str(i)],
+                                         trainer_state=None) for i in range(4)))
+        return outs, time.perf_counter() - t0
+
+    outs, took = asyncio.run(run())
+    assert outs == [[1.0]] * 4 and took < 4 * 0.3 * 0.8, took
+
+
+def test_openrlhf_python_file_form(monkeypatch):
+    import importlib.util
+
+    path = REPO / "verifier_runtime" / "integrations" / "openrlhf.py"
+    spec = importlib.util.spec_from_file_location("custom_reward", path)  # as OpenRLHF loads it
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    monkeypatch.setenv("AUTOVERIFIER_ARTIFACT", "a")
+    out = mod.reward_func(["Q: 2+2? A: so 4</s>", "Q x 5", "Q x 6"], ["Q: 2+2? A:", "Q", "Q"], ["4", None, ["1", "6"]],
+                          n_samples_per_prompt=1)
+    rewards = out["rewards"].tolist() if hasattr(out["rewards"], "tolist") else out["rewards"]
+    assert rewards == [1.0, 0.0, 1.0]
+    flags = out["extra_logs"]["label_missing"]
+    assert (flags.tolist() if hasattr(flags, "tolist") else flags) == [0.0, 1.0, 0.0]

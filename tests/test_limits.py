@@ -73,3 +73,59 @@ def test_non_string_inputs_never_raise(verifier) -> None:
     for args in ((None, None, None), (1, 2, 3), (b"q", b"4", b"4"), ([], {}, object())):
         v = verifier.verify(*args)
         assert v.correct in (True, False)
+
+
+# --- size estimation from the parse tree (the guard) ----------------------------------------
+
+BLOWUPS = [
+    ("long decimal exponent on a factorial", r"{\sqrt{(170)!/10000}}^{0." + "9" * 60 + "}", "limit:rational_power"),
+    ("power tower over a binomial", r"{{\frac{x}{\binom{999}{3}}}^{9999}}^{713}", "limit:integer_size"),
+    ("coefficient power", r"(2x)^{9999}", "limit:integer_size"),
+    ("fourteen-digit exponent", r"6^{0." + "9" * 14 + "}", "limit:rational_power"),
+    ("tower", "2^{2^{2^{2^{2}}}}", "limit:"),
+    ("big root of a factorial", r"\sqrt[9999]{170!}", "limit:integer_size"),
+    ("factorial", "3000!", "limit:factorial"),
+    ("binomial", r"\binom{5000}{2500}", "limit:binomial"),
+    ("long literal", "1" * 401, "limit:literal_digits"),
+]
+
+
+@pytest.mark.parametrize("name,text,code", BLOWUPS, ids=[b[0] for b in BLOWUPS])
+def test_blowups_are_refused_from_the_parse_tree(name: str, text: str, code: str) -> None:
+    from verifier_runtime.limits import end_limit_notes, start_limit_notes
+    from verifier_runtime.toolkit.latex import parse_expression
+
+    token = start_limit_notes()
+    t0 = time.perf_counter()
+    try:
+        assert parse_expression(text) is None
+    finally:
+        notes = end_limit_notes(token)
+    assert time.perf_counter() - t0 < 0.05, name  # refused before any symbolic work
+    assert notes and notes[0].startswith(code), notes
+
+
+@pytest.mark.parametrize("text", ["(3x)^{20}", "12^{1/12}", "1000!", r"\binom{100}{50}", "(2x+1)^{100}",
+                                  r"x^{0.99999999999999999999999}", r"\left(\frac{3}{4}\right)^{20}", "10^{-30}",
+                                  r"\sqrt[3]{27}", r"2^{\sqrt{2}}"])
+def test_ordinary_expressions_still_parse(text: str) -> None:
+    from verifier_runtime.toolkit.latex import parse_expression
+
+    assert parse_expression(text) is not None
+
+
+def test_verdict_names_the_limit(verifier) -> None:
+    response = r"The answer is ${\sqrt{(170)!/10000}}^{0." + "9" * 60 + "}$"
+    t0 = time.monotonic()
+    v = verifier.verify("Compute it.", r"\sqrt{2}", response)
+    assert time.monotonic() - t0 < 2.0
+    assert v.reason.endswith(";limit:rational_power") and ("*", "ABSTAIN", "limit:rational_power") in v.trace
+
+
+def test_a_4301_digit_integer_is_no_internal_error(verifier) -> None:
+    big = "1" * 4301
+    for q, r, s in (("Value?", big, f"The answer is {big}"), ("Value?", "12", f"$\\boxed{{{big}}}$"),
+                    (big, big, big), ("Value?", f"{big}.5", f"The answer is {big}/3")):
+        v = verifier.verify(q, r, s)
+        assert not v.reason.startswith("internal_error"), v.reason
+        assert v.decided_by != "error"

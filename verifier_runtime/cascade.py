@@ -24,6 +24,7 @@ budget, and the decision and the trace up to it are exactly those of a normal ru
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from verifier_runtime.triple import Triple
 from verifier_runtime.types import ABSTAIN, Decision, FallbackResult
 
 TraceEntry = tuple[str, str, str]  # (module id or "*", label, reason)
+_REASON_CODE = re.compile(r"[A-Za-z0-9_:.+\-=/]{0,80}")
 
 
 def first_direct(labels: Iterable[str]) -> int | None:
@@ -76,6 +78,10 @@ def run_decide(decide: Any, x: Triple, budget_s: float, *, strict: bool = False,
         if strict:
             raise TypeError(f"module {module_id} returned {d!r}, not a Decision")
         return Decision(ABSTAIN, "module_bad_return")
+    if type(d.reason) is not str or not _REASON_CODE.fullmatch(d.reason):
+        # a reason is a short code; anything else (long, free text, computed from the input or
+        # the host) never reaches the caller
+        return Decision(d.label, "module_reason_refused")
     return d
 
 

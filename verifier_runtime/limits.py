@@ -37,6 +37,31 @@ DEFAULT_REMOTE_CALL_BUDGET_S = 60.0  # a whole verify call whose judge is networ
 DEFAULT_MODULE_BUDGET_S = 0.5
 
 
+#: Reasons a size estimate refused some work in the current call (``limit:<what>``), collected
+#: for the verdict; ``None`` outside a collecting call.
+_limit_notes: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("autoverifier_limit_notes",
+                                                                                default=None)
+
+
+def note_limit(code: str) -> None:
+    """Record that a hard limit refused work (``limit:<what>``) in the current verify call."""
+    notes = _limit_notes.get()
+    if notes is not None and code not in notes and len(notes) < 8:
+        notes.append(code)
+
+
+def start_limit_notes() -> contextvars.Token:
+    """Begin collecting :func:`note_limit` codes for one call; pass the token to :func:`end_limit_notes`."""
+    return _limit_notes.set([])
+
+
+def end_limit_notes(token: contextvars.Token) -> list[str]:
+    """Stop collecting and return the codes noted since :func:`start_limit_notes`."""
+    notes = _limit_notes.get() or []
+    _limit_notes.reset(token)
+    return notes
+
+
 class BudgetExceeded(BaseException):  # noqa: N818 - BaseException so `except Exception` cannot swallow it
     """Raised inside a call whose time budget is spent."""
 

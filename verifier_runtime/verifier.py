@@ -11,7 +11,7 @@ import time
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from verifier_runtime.artifact import (
@@ -29,7 +29,9 @@ from verifier_runtime.limits import (
     DEFAULT_MODULE_BUDGET_S,
     DEFAULT_REMOTE_CALL_BUDGET_S,
     BudgetExceeded,
+    end_limit_notes,
     remaining,
+    start_limit_notes,
 )
 from verifier_runtime.triple import Triple
 from verifier_runtime.types import ABSTAIN, Decision, FallbackResult, Verdict
@@ -197,6 +199,14 @@ class Verifier:
 
     def verify(self, question: Any, reference: Any, response: Any) -> Verdict:
         """Verify one triple. Never raises (unless ``strict=True``)."""
+        token = start_limit_notes()
+        try:
+            verdict = self._verify(question, reference, response)
+        finally:
+            notes = end_limit_notes(token)
+        return _with_limit_notes(verdict, notes) if notes else verdict
+
+    def _verify(self, question: Any, reference: Any, response: Any) -> Verdict:
         t0 = time.perf_counter()
         try:
             deadline = self.deadline()
@@ -277,6 +287,16 @@ class Verifier:
     def decide_all(self, question: Any, reference: Any, response: Any) -> list[tuple[str, Decision]]:
         """Every module's decision on one triple, without short-circuit (``rules explain``)."""
         return self.cascade.decide_all(Triple(question, reference, response))
+
+
+def _with_limit_notes(verdict: Verdict, notes: list[str]) -> Verdict:
+    """A verdict that names the hard limits that refused work on its way (``limit:<what>``): in
+    the trace always, and in the reason when no module decided (the judge or the abstention
+    may be due to the refusal)."""
+    trace = verdict.trace + tuple(("*", ABSTAIN, n) for n in notes)
+    direct = verdict.decided_by not in ("none", "error") and not verdict.fallback_called
+    reason = verdict.reason if direct else f"{verdict.reason};{notes[0]}"
+    return replace(verdict, reason=reason, trace=trace)
 
 
 def default_fallback(artifact: Artifact) -> str:

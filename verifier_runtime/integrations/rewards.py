@@ -23,6 +23,7 @@ Stdlib and ``verifier_runtime`` only: training jobs import this.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import re
@@ -39,7 +40,12 @@ __all__ = [
     "invalid_module_ids",
     "get_verifier",
     "clear_verifier_cache",
+    "references_of",
+    "verify_references",
+    "warn_once",
 ]
+
+log = logging.getLogger("autoverifier.rewards")
 
 _REWARD_KEYS = ("correct", "incorrect", "invalid", "abstain")
 
@@ -239,3 +245,101 @@ def last_message_text(messages: Any, role: str) -> str:
             return content_text(m.get("content"))
     last = messages[-1]
     return content_text(last.get("content")) if isinstance(last, Mapping) else content_text(last)
+
+
+# --- references: one or several acceptable answers ------------------------------------------
+
+MAX_REFERENCES = 32  # acceptable references per sample; more is a data error, not a use case
+_REFERENCE_KEYS = ("ground_truth", "answer", "answers", "target", "reference")
+
+
+def _scalar_text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int | float):
+        if isinstance(value, float) and not math.isfinite(value):
+            return str(value)
+        return repr(value) if isinstance(value, float) else str(value)
+    return None
+
+
+def references_of(value: Any) -> list[str] | None:
+    """The acceptable references a dataset value holds, or ``None`` when it holds none.
+
+    A string or number is one reference; a list or tuple (numpy arrays included) is a list of
+    acceptable references (the answer is correct when it matches any); a mapping is read at
+    ``ground_truth``, ``answer``, ``answers``, ``target`` or ``reference``. ``None``, an empty
+    list and a list of nulls give ``None``: there is nothing to verify against.
+    """
+    if hasattr(value, "tolist") and not isinstance(value, str | bytes):  # numpy scalars and arrays
+        value = value.tolist()
+    text = _scalar_text(value)
+    if text is not None:
+        return [text]
+    if isinstance(value, Mapping):
+        for key in _REFERENCE_KEYS:
+            if key in value:
+                return references_of(value[key])
+        return None
+    if isinstance(value, list | tuple):
+        out: list[str] = []
+        for item in value[:MAX_REFERENCES]:
+            refs = references_of(item) if isinstance(item, list | tuple | Mapping) else None
+            item_text = _scalar_text(item.tolist() if hasattr(item, "tolist") else item)
+            if item_text is not None:
+                out.append(item_text)
+            elif refs:
+                out.extend(refs)
+        out = [r for r in dict.fromkeys(out)][:MAX_REFERENCES]
+        return out or None
+    return None
+
+
+def _best(verdicts: list[Any]) -> Any:
+    """One verdict for several references: the first correct one, else the first decided one."""
+    for v in verdicts:
+        if getattr(v, "correct", None) is True:
+            return v
+    for v in verdicts:
+        if getattr(v, "correct", None) is not None:
+            return v
+    return verdicts[0]
+
+
+def verify_references(verifier: Any, questions: list[str], references: list[list[str] | None],
+                      responses: list[str], workers: int = 4) -> list[Any | None]:
+    """Verdicts for samples with one or several acceptable references (``None``: no reference).
+
+    A sample with several references is correct when its response matches any of them: the
+    rows are verified together in one ``verify_batch`` and reduced per sample.
+    """
+    rows: list[dict[str, str]] = []
+    owner: list[int] = []
+    for i, (q, refs, s) in enumerate(zip(questions, references, responses, strict=True)):
+        for r in refs or ():
+            rows.append({"question": q, "reference": r, "response": s})
+            owner.append(i)
+    verdicts = verifier.verify_batch(rows, workers=workers) if rows else []
+    grouped: list[list[Any]] = [[] for _ in questions]
+    for i, v in zip(owner, verdicts, strict=True):
+        grouped[i].append(v)
+    return [_best(g) if g else None for g in grouped]
+
+
+_warned: set[str] = set()
+_warned_lock = threading.Lock()
+
+
+def warn_once(key: str, message: str) -> None:
+    """Log ``message`` as a warning once per process for ``key`` (a column or setting name)."""
+    with _warned_lock:
+        if key in _warned:
+            return
+        _warned.add(key)
+    log.warning(message)

@@ -1,302 +1,357 @@
-"""An OpenRLHF-compatible reward server on the standard library's threaded HTTP server.
+"""The reward server for RL-scale concurrency: an ASGI app (Starlette) served by uvicorn.
 
-OpenRLHF's remote reward model (``--remote_rm_url http://host:port/get_reward``) posts
-``{"query": [...], "prompts": [...], "labels": [...]}``: ``query[i]`` is the full text
-(prompt followed by the response), ``prompts[i]`` the prompt, ``labels[i]`` the dataset's
-label column, here the reference answer. The reply is ``{"rewards": [...], "scores": [...],
-"extra_logs": {...}}``; OpenRLHF turns ``rewards`` into the training reward, ``scores`` into
-the 0/1 signal used by dynamic filtering, and each ``extra_logs`` list into a logged metric.
+Routes (the protocol is OpenRLHF's, see :mod:`verifier_runtime.integrations.openrlhf`):
 
-* the response is ``query`` with ``prompt`` removed from its start (when the prompt is not a
-  prefix, the text after its first occurrence; when it does not occur, the whole query), and
-  common end-of-sequence markers (``<|im_end|>``, ``</s>``, ...) removed from its end;
-* ``prompts`` may be omitted (the whole query is then the response, the question empty);
-* ``GET /health`` answers ``{"status": "ok", "artifact_version": ..., "modules": n}``;
-* bad payloads get a JSON error ``{"error": {"code", "message"}}`` with status 400 (invalid
-  JSON, missing keys, wrong types, unequal lengths), 411 (no Content-Length), 413 (body over
-  ``max_body_bytes``, default 32 MB, or more than ``max_items`` samples), 404/405;
-* requests are served on their own threads and verified with ``verify_batch``, so a slow
-  request does not hold up others; :meth:`RewardServer.stop` (and SIGINT/SIGTERM under
-  :meth:`RewardServer.serve_until_signal`) stops accepting, then waits for in-flight
-  requests to finish.
+* ``POST /get_reward``: ``{"query", "prompts", "labels"}`` -> ``{"rewards", "scores",
+  "extra_logs", "decided_by", "reasons"}``;
+* ``GET /health``: liveness (200 while the process serves), with the artifact version;
+* ``GET /ready``: readiness (200 once the verifier is loaded, 503 while draining);
+* ``GET /metrics``: Prometheus text: requests by route and status, a latency histogram,
+  samples, verdicts by ``decided_by``, fallback calls, requests in flight.
+
+Client errors are answered with a JSON body ``{"error": {"code", "message"}}`` and a 4xx
+status: 400 (malformed JSON, wrong types, unequal lengths), 404/405, 413 (a body over
+``max_body_bytes``, or more than ``max_items`` samples). A 500 means a bug, never bad input.
+
+Verification runs on a pool of ``threads`` threads, so the event loop keeps accepting and
+answering (health, metrics) while triples are checked. The listening socket is bound here
+with a configurable ``backlog`` (default 2048: the standard library's 5 reset connections
+under load). SIGTERM and SIGINT drain: readiness turns 503, the socket stops accepting,
+requests in flight finish (up to ``graceful_timeout_s``), then the process exits. Access logs
+are off unless asked for.
+
+Needs the ``serve`` extra (``pip install 'autoverifier[serve]'``): uvicorn and starlette,
+with httptools and uvloop when present.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import signal
+import socket
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
-from verifier_runtime.integrations.rewards import (
-    RewardConfig,
-    invalid_module_ids,
-    is_invalid,
-    verdict_to_reward,
-)
+from verifier_runtime.integrations.openrlhf import DEFAULT_MAX_ITEMS, PayloadError, Scorer, parse_payload
 
-__all__ = ["RewardServer", "PayloadError", "parse_payload", "strip_prompt", "DEFAULT_MAX_BODY_BYTES"]
+__all__ = ["DEFAULT_MAX_BODY_BYTES", "Metrics", "RewardServer", "ServerConfig", "create_app"]
 
 log = logging.getLogger("autoverifier.server")
 
 DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024
-DEFAULT_MAX_ITEMS = 100_000
-EOS_MARKERS = ("<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|end|>", "</s>", "<eos>", "<|end_of_text|>")
+LATENCY_BUCKETS_S = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+MAX_DECIDER_LABELS = 256  # distinct decided_by values kept as metric labels; the rest count as "other"
 
 
-class PayloadError(ValueError):
-    """A request the server refuses, with its HTTP status."""
+@dataclass(frozen=True)
+class ServerConfig:
+    """How the server listens and how much it accepts (``autoverifier serve`` options)."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-
-
-def strip_prompt(query: str, prompt: str) -> str:
-    """The response inside ``query`` (see the module doc)."""
-    if prompt:
-        if query.startswith(prompt):
-            query = query[len(prompt):]
-        else:
-            at = query.find(prompt)
-            if at >= 0:
-                query = query[at + len(prompt):]
-    text = query.rstrip()
-    changed = True
-    while changed:
-        changed = False
-        for marker in EOS_MARKERS:
-            if text.endswith(marker):
-                text = text[: -len(marker)].rstrip()
-                changed = True
-    return text
+    host: str = "127.0.0.1"
+    port: int = 5000
+    backlog: int = 2048
+    threads: int = 4  # verification threads (the GIL makes more than a few pointless for CPU work)
+    workers: int = 4  # threads each multi-sample request's verify_batch uses
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    max_items: int = DEFAULT_MAX_ITEMS
+    limit_concurrency: int | None = None  # requests at once before 503 (None: no limit)
+    timeout_keep_alive_s: float = 30.0
+    graceful_timeout_s: float = 30.0
+    log_level: str = "warning"
+    access_log: bool = False
 
 
-def _str_list(payload: dict[str, Any], key: str, *, allow_numbers: bool = False) -> list[str]:
-    value = payload[key]
-    if not isinstance(value, list):
-        raise PayloadError(400, "wrong_type", f"{key!r} must be a list, got {type(value).__name__}")
-    out = []
-    for i, item in enumerate(value):
-        if isinstance(item, str):
-            out.append(item)
-        elif item is None and allow_numbers:
-            out.append("")
-        elif allow_numbers and isinstance(item, int | float) and not isinstance(item, bool):
-            out.append(str(item))
-        else:
-            raise PayloadError(400, "wrong_type", f"{key}[{i}] must be a string, got {type(item).__name__}")
-    return out
+class Metrics:
+    """Counters and a latency histogram, rendered in the Prometheus text format."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.requests: Counter = Counter()  # (route, status)
+        self.samples = 0
+        self.fallback_calls = 0
+        self.decided_by: Counter = Counter()
+        self.buckets = [0] * len(LATENCY_BUCKETS_S)
+        self.latency_sum = 0.0
+        self.latency_count = 0
+        self.in_flight = 0
+
+    def observe(self, route: str, status: int, seconds: float | None = None) -> None:
+        """Count a request; ``seconds`` (reward requests) goes into the latency histogram."""
+        with self._lock:
+            self.requests[(route, status)] += 1
+            if seconds is None:
+                return
+            self.latency_sum += seconds
+            self.latency_count += 1
+            for i, bound in enumerate(LATENCY_BUCKETS_S):
+                if seconds <= bound:
+                    self.buckets[i] += 1
+
+    def verdicts(self, decided_by: list[str], fallback_called: list[float]) -> None:
+        with self._lock:
+            self.samples += len(decided_by)
+            self.fallback_calls += int(sum(fallback_called))
+            for name in decided_by:
+                key = name if name in self.decided_by or len(self.decided_by) < MAX_DECIDER_LABELS else "other"
+                self.decided_by[key] += 1
+
+    def render(self, ready: bool) -> str:
+        def esc(v: str) -> str:
+            return v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+        with self._lock:
+            lines = ["# HELP autoverifier_requests_total HTTP requests by route and status.",
+                     "# TYPE autoverifier_requests_total counter"]
+            for (route, status), n in sorted(self.requests.items()):
+                lines.append(f'autoverifier_requests_total{{route="{esc(route)}",status="{status}"}} {n}')
+            lines += ["# HELP autoverifier_request_seconds Latency of /get_reward requests, seconds.",
+                      "# TYPE autoverifier_request_seconds histogram"]
+            for bound, n in zip(LATENCY_BUCKETS_S, self.buckets, strict=True):
+                lines.append(f'autoverifier_request_seconds_bucket{{le="{bound}"}} {n}')
+            lines += [f'autoverifier_request_seconds_bucket{{le="+Inf"}} {self.latency_count}',
+                      f"autoverifier_request_seconds_sum {self.latency_sum:.6f}",
+                      f"autoverifier_request_seconds_count {self.latency_count}",
+                      "# HELP autoverifier_samples_total Samples scored.", "# TYPE autoverifier_samples_total counter",
+                      f"autoverifier_samples_total {self.samples}",
+                      "# HELP autoverifier_fallback_calls_total Samples the fallback judge decided.",
+                      "# TYPE autoverifier_fallback_calls_total counter",
+                      f"autoverifier_fallback_calls_total {self.fallback_calls}",
+                      "# HELP autoverifier_decided_by_total Verdicts by decider (module id, fallback or none).",
+                      "# TYPE autoverifier_decided_by_total counter"]
+            for name, n in sorted(self.decided_by.items()):
+                lines.append(f'autoverifier_decided_by_total{{decided_by="{esc(name)}"}} {n}')
+            lines += ["# HELP autoverifier_in_flight Requests being served.", "# TYPE autoverifier_in_flight gauge",
+                      f"autoverifier_in_flight {self.in_flight}",
+                      "# HELP autoverifier_ready 1 when the server takes traffic.", "# TYPE autoverifier_ready gauge",
+                      f"autoverifier_ready {1 if ready else 0}"]
+        return "\n".join(lines) + "\n"
 
 
-def parse_payload(body: bytes, *, max_items: int = DEFAULT_MAX_ITEMS) -> list[dict[str, str]]:
-    """Validate a ``/get_reward`` body and return verifier rows (question, reference, response)."""
-    try:
-        payload = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise PayloadError(400, "invalid_json", f"request body is not valid JSON: {exc}") from None
-    if not isinstance(payload, dict):
-        raise PayloadError(400, "wrong_type", "request body must be a JSON object")
-    missing = [k for k in ("query", "labels") if k not in payload]
-    if missing:
-        raise PayloadError(400, "missing_keys", f"missing keys: {missing} (expected query, prompts, labels)")
-    queries = _str_list(payload, "query")
-    labels = _str_list(payload, "labels", allow_numbers=True)
-    prompts = _str_list(payload, "prompts") if payload.get("prompts") is not None else [""] * len(queries)
-    if not (len(queries) == len(labels) == len(prompts)):
-        raise PayloadError(400, "length_mismatch", f"lists differ in length: query={len(queries)}, "
-                                                   f"prompts={len(prompts)}, labels={len(labels)}")
-    if len(queries) > max_items:
-        raise PayloadError(413, "too_many_items", f"{len(queries)} samples exceed the limit of {max_items}")
-    return [{"question": p, "reference": lab, "response": strip_prompt(q, p)}
-            for q, p, lab in zip(queries, prompts, labels, strict=True)]
+class _State:
+    def __init__(self, verifier: Any, cfg: ServerConfig, rewards: Any) -> None:
+        self.verifier = verifier
+        self.cfg = cfg
+        self.scorer = Scorer(verifier, rewards, cfg.workers)
+        self.pool = ThreadPoolExecutor(max_workers=max(1, cfg.threads), thread_name_prefix="autoverifier-serve")
+        self.metrics = Metrics()
+        self.draining = False
+        self.started = time.time()
 
 
-class _Handler(BaseHTTPRequestHandler):
-    server: _Server
-    timeout = 60  # seconds a client may take to send its request (bounds shutdown waits too)
-    server_version = "AutoVerifierReward/1"
+def _json(status: int, body: dict[str, Any]) -> Any:
+    from starlette.responses import Response
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
-        log.info("%s %s", self.address_string(), format % args)
+    return Response(json.dumps(body, ensure_ascii=False), status_code=status, media_type="application/json")
 
-    def _send(self, status: int, body: dict[str, Any]) -> None:
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
 
-    def _error(self, status: int, code: str, message: str) -> None:
-        self.close_connection = True
-        self._send(status, {"error": {"code": code, "message": message}})
+def _error(status: int, code: str, message: str) -> Any:
+    return _json(status, {"error": {"code": code, "message": message[:500]}})
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
-        path = self.path.split("?", 1)[0]
-        if path == "/health":
-            self._send(200, self.server.owner.health())
-        elif path == "/get_reward":
-            self._error(405, "method_not_allowed", "use POST for /get_reward")
-        else:
-            self._error(404, "not_found", f"no route {path}")
 
-    def do_POST(self) -> None:  # noqa: N802
-        path = self.path.split("?", 1)[0]
-        if path != "/get_reward":
-            self._error(404 if path != "/health" else 405, "not_found", f"no POST route {path}")
-            return
-        owner = self.server.owner
-        length = self.headers.get("Content-Length")
-        if length is None:
-            self._error(411, "length_required", "a Content-Length header is required")
-            return
+async def _read_body(request: Any, limit: int) -> bytes:
+    length = request.headers.get("content-length")
+    if length is not None:
         try:
             n = int(length)
             if n < 0:
                 raise ValueError
         except ValueError:
-            self._error(400, "bad_length", f"invalid Content-Length {length!r}")
-            return
-        if n > owner.max_body_bytes:
-            self._error(413, "too_large", f"request body of {n} bytes exceeds {owner.max_body_bytes} bytes")
-            return
-        body = self.rfile.read(n)
+            raise PayloadError(400, "bad_length", f"invalid Content-Length {length[:40]!r}") from None
+        if n > limit:
+            raise PayloadError(413, "too_large", f"request body of {n} bytes exceeds {limit} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise PayloadError(413, "too_large", f"request body exceeds {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def create_app(verifier: Any, config: ServerConfig | None = None, *, rewards: Any = None) -> Any:
+    """The Starlette app serving ``verifier`` (see the module doc); ``app.state.reward`` holds its state."""
+    from starlette.applications import Starlette
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route
+
+    cfg = config or ServerConfig()
+    state = _State(verifier, cfg, rewards)
+
+    async def get_reward(request: Any) -> Any:
+        t0 = time.perf_counter()
+        state.metrics.in_flight += 1
+        status = 200
         try:
-            rows = parse_payload(body, max_items=owner.max_items)
-            result = owner.score(rows)
+            body = await _read_body(request, cfg.max_body_bytes)
+            questions, references, responses = parse_payload(body, max_items=cfg.max_items)
+            loop = asyncio.get_running_loop()
+            out = await loop.run_in_executor(state.pool, state.scorer.score, questions, references, responses)
+            state.metrics.verdicts(out["decided_by"], out["extra_logs"]["fallback_called"])
+            return _json(200, out)
         except PayloadError as exc:
-            self._error(exc.status, exc.code, str(exc))
-            return
-        except Exception as exc:  # a verifier in strict mode, or a bug: answer, don't drop the socket
+            status = exc.status
+            return _error(exc.status, exc.code, str(exc))
+        except Exception as exc:  # a bug (or a strict-mode verifier): answer, never drop the connection
+            status = 500
             log.exception("scoring failed")
-            self._error(500, "internal_error", f"{type(exc).__name__}: {exc}")
-            return
-        self._send(200, result)
+            return _error(500, "internal_error", type(exc).__name__)
+        finally:
+            state.metrics.in_flight -= 1
+            state.metrics.observe("/get_reward", status, time.perf_counter() - t0)
+
+    async def health(request: Any) -> Any:
+        state.metrics.observe("/health", 200)
+        return _json(200, {"status": "ok", "artifact_version": str(getattr(verifier, "artifact_version", "")),
+                           "modules": len(getattr(verifier, "modules", ()) or ()),
+                           "uptime_s": round(time.time() - state.started, 3)})
+
+    async def ready(request: Any) -> Any:
+        status = 503 if state.draining else 200
+        state.metrics.observe("/ready", status)
+        return _json(status, {"ready": not state.draining})
+
+    async def metrics(request: Any) -> Any:
+        state.metrics.observe("/metrics", 200)
+        return PlainTextResponse(state.metrics.render(not state.draining),
+                                 media_type="text/plain; version=0.0.4; charset=utf-8")
+
+    async def not_found(request: Any, exc: Any) -> Any:
+        return _error(404, "not_found", f"no route {request.url.path[:100]}")
+
+    async def not_allowed(request: Any, exc: Any) -> Any:
+        return _error(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path[:100]}")
+
+    app = Starlette(routes=[Route("/get_reward", get_reward, methods=["POST"]),
+                            Route("/health", health, methods=["GET"]),
+                            Route("/ready", ready, methods=["GET"]),
+                            Route("/metrics", metrics, methods=["GET"])],
+                    exception_handlers={404: not_found, 405: not_allowed})
+    app.state.reward = state
+    return app
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = False  # server_close() waits for in-flight requests
-    block_on_close = True
-    allow_reuse_address = True
-    owner: RewardServer
+def bind_socket(host: str, port: int, backlog: int) -> socket.socket:
+    """A listening TCP socket with ``backlog`` pending connections (``port=0`` picks a free port)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(backlog)
+    sock.set_inheritable(True)
+    return sock
 
 
 class RewardServer:
-    """Serve rewards from ``verifier`` over HTTP (OpenRLHF's remote reward-model protocol).
+    """Serve rewards from ``verifier`` over HTTP with uvicorn (see the module doc).
 
-    ``port=0`` picks a free port (read it back from :attr:`port`). ``workers`` is the thread
-    count each request's ``verify_batch`` uses.
+    ``start()`` serves on a background thread (tests, notebooks); ``serve_until_signal()``
+    serves in this thread until SIGTERM/SIGINT and drains. ``port=0`` picks a free port.
     """
 
     def __init__(self, verifier: Any, host: str = "127.0.0.1", port: int = 5000, *, rewards: Any = None,
-                 workers: int = 4, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
-                 max_items: int = DEFAULT_MAX_ITEMS) -> None:
+                 config: ServerConfig | None = None, **options: Any) -> None:
+        base = config or ServerConfig()
+        self.config = ServerConfig(**{**base.__dict__, "host": host, "port": int(port), **options})
         self.verifier = verifier
-        self.host = host
-        self._requested_port = int(port)
-        self.rewards = RewardConfig.resolve(rewards)
-        self.workers = max(1, int(workers))
-        self.max_body_bytes = int(max_body_bytes)
-        self.max_items = int(max_items)
-        self._invalid_ids = invalid_module_ids(getattr(verifier, "modules", ()))
-        self._httpd: _Server | None = None
+        self.app = create_app(verifier, self.config, rewards=rewards)
+        self._sock: socket.socket | None = None
+        self._server: Any = None
         self._thread: threading.Thread | None = None
-        self._started = time.time()
-        self._lock = threading.Lock()
-        self.requests_served = 0
-        self.samples_scored = 0
 
-    # --- scoring -------------------------------------------------------------------------
-    def score(self, rows: list[dict[str, str]]) -> dict[str, Any]:
-        """Rewards, 0/1 scores and numeric per-sample logs for verifier rows."""
-        verdicts = self.verifier.verify_batch(rows, workers=self.workers) if rows else []
-        cfg = self.rewards
-        rewards, scores = [], []
-        logs: dict[str, list[float]] = {"correct": [], "abstained": [], "invalid": [], "fallback_called": []}
-        for v in verdicts:
-            r = verdict_to_reward(v, cfg, self._invalid_ids)
-            rewards.append(cfg.incorrect if r is None else r)
-            scores.append(1.0 if v.correct is True else 0.0)
-            logs["correct"].append(1.0 if v.correct is True else 0.0)
-            logs["abstained"].append(1.0 if v.correct is None else 0.0)
-            logs["invalid"].append(1.0 if is_invalid(v, self._invalid_ids) else 0.0)
-            logs["fallback_called"].append(1.0 if v.fallback_called else 0.0)
-        with self._lock:
-            self.requests_served += 1
-            self.samples_scored += len(rows)
-        return {"rewards": rewards, "scores": scores, "extra_logs": logs,
-                "decided_by": [str(v.decided_by) for v in verdicts], "reasons": [str(v.reason) for v in verdicts]}
+    @property
+    def state(self) -> _State:
+        return self.app.state.reward
 
-    def health(self) -> dict[str, Any]:
-        return {"status": "ok", "artifact_version": str(getattr(self.verifier, "artifact_version", "")),
-                "modules": len(getattr(self.verifier, "modules", ()) or ()),
-                "uptime_s": round(time.time() - self._started, 3),
-                "requests_served": self.requests_served, "samples_scored": self.samples_scored}
-
-    # --- lifecycle -----------------------------------------------------------------------
-    def _bind(self) -> _Server:
-        if self._httpd is None:
-            httpd = _Server((self.host, self._requested_port), _Handler)
-            httpd.owner = self
-            self._httpd = httpd
-        return self._httpd
+    def _bind(self) -> socket.socket:
+        if self._sock is None:
+            self._sock = bind_socket(self.config.host, self.config.port, self.config.backlog)
+        return self._sock
 
     @property
     def port(self) -> int:
-        return self._bind().server_address[1]
+        return self._bind().getsockname()[1]
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        host = self.config.host
+        return f"http://{'[' + host + ']' if ':' in host else host}:{self.port}"
+
+    def _uvicorn_server(self) -> Any:
+        import uvicorn
+
+        cfg = self.config
+        level = cfg.log_level.lower()
+        ucfg = uvicorn.Config(self.app, log_level=level, access_log=cfg.access_log or level in ("debug", "trace"),
+                              backlog=cfg.backlog, limit_concurrency=cfg.limit_concurrency,
+                              timeout_keep_alive=int(max(1, cfg.timeout_keep_alive_s)),
+                              timeout_graceful_shutdown=int(max(1, cfg.graceful_timeout_s)),
+                              loop="auto", http="auto", lifespan="off", server_header=False, date_header=False)
+        state = self.state
+
+        class _Server(uvicorn.Server):
+            def handle_exit(self, sig: int, frame: Any) -> None:
+                # Drain: readiness answers 503 from now on, uvicorn stops accepting and waits for
+                # the requests in flight. The signal is handled here for good (uvicorn's own
+                # handler would raise it again once drained, and the process would end by it).
+                state.draining = True
+                if self.should_exit and sig == signal.SIGINT:
+                    self.force_exit = True  # a second Ctrl-C: stop now
+                else:
+                    self.should_exit = True
+
+        return _Server(ucfg)
 
     def start(self) -> RewardServer:
-        """Serve on a background thread; returns ``self``."""
-        httpd = self._bind()
-        if self._thread is None:
-            self._thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.1},
-                                            name="reward-server", daemon=True)
-            self._thread.start()
+        """Serve on a background thread; returns ``self`` once the server accepts requests."""
+        if self._thread is not None:
+            return self
+        sock = self._bind()
+        server = self._server = self._uvicorn_server()
+        self._thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="reward-server",
+                                        daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 30
+        while not server.started and self._thread.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if not server.started:
+            raise RuntimeError("the reward server did not start")
         return self
 
     def stop(self, timeout: float | None = 30.0) -> None:
-        """Stop accepting requests and wait for the in-flight ones to finish."""
-        httpd = self._httpd
-        if httpd is None:
-            return
-        if self._thread is not None:
-            httpd.shutdown()
+        """Drain: stop accepting, let requests in flight finish, then stop."""
+        if self._server is not None and self._thread is not None:
+            self.state.draining = True
+            self._server.should_exit = True
             self._thread.join(timeout)
-            self._thread = None
-        httpd.server_close()  # joins the request threads
-        self._httpd = None
+        self._thread = None
+        self._server = None
+        self.state.pool.shutdown(wait=False)
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
 
     def serve_until_signal(self) -> None:
-        """Serve in this thread until SIGINT or SIGTERM, then shut down cleanly."""
-        httpd = self._bind()
-        stopping = threading.Event()
-
-        def _on_signal(signum: int, frame: Any) -> None:
-            if not stopping.is_set():
-                stopping.set()
-                log.info("signal %s: finishing in-flight requests", signum)
-                threading.Thread(target=httpd.shutdown, daemon=True).start()
-
-        previous = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+        """Serve in this thread until SIGTERM/SIGINT, then drain and return."""
+        sock = self._bind()
+        server = self._server = self._uvicorn_server()
         try:
-            httpd.serve_forever(poll_interval=0.2)
+            server.run(sockets=[sock])
         finally:
-            for s, h in previous.items():
-                signal.signal(s, h)
-            httpd.server_close()
-            self._httpd = None
+            self._server = None
+            self.state.pool.shutdown(wait=True)
+            sock.close()
+            self._sock = None
 
     def __enter__(self) -> RewardServer:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
         self.stop()
+

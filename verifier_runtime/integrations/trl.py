@@ -6,19 +6,31 @@ every dataset column arrives as a keyword holding one value per completion. Rece
 versions also pass ``log_extra(column, values)`` (adds a column to the logged completions
 table) and ``log_metric(name, value)``; older ones do not, and both are optional here.
 
+TRL (>= 0.27) also takes ``async`` reward functions and awaits them together;
+:func:`make_async_reward_function` builds one (the verification runs on a worker thread, so
+LLM fallback calls of several reward functions overlap).
+
+A reference value may be a string, a number, or a list of acceptable references (correct when
+any matches). A ``None`` reference cannot be verified: that completion gets ``None`` (TRL
+leaves it out of this function's reward) and one warning names the column. A missing
+reference column raises ``KeyError``: at construction when ``dataset=`` is given, else at the
+first call, before any reward is returned.
+
 Example::
 
     from trl import GRPOTrainer
     from verifier_runtime.integrations.trl import make_reward_function
 
-    reward = make_reward_function(artifact="rulebank/releases/r0003", reference_column="solution")
+    reward = make_reward_function(artifact="rulebank/releases/r0003", reference_column="solution",
+                                  dataset=dataset)
     trainer = GRPOTrainer(model=..., reward_funcs=[reward], train_dataset=dataset)
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from verifier_runtime.integrations.rewards import (
@@ -27,10 +39,13 @@ from verifier_runtime.integrations.rewards import (
     invalid_module_ids,
     is_invalid,
     last_message_text,
+    references_of,
     verdict_to_reward,
+    verify_references,
+    warn_once,
 )
 
-__all__ = ["make_reward_function", "completion_text", "prompt_text"]
+__all__ = ["make_reward_function", "make_async_reward_function", "completion_text", "prompt_text"]
 
 
 def completion_text(completion: Any) -> str:
@@ -70,9 +85,20 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def _check_dataset(dataset: Any, columns: list[str]) -> None:
+    names = getattr(dataset, "column_names", None)
+    if isinstance(names, Mapping):  # a DatasetDict: every split must have the columns
+        names = sorted(set.intersection(*(set(v) for v in names.values()))) if names else []
+    if names is None:
+        return
+    missing = [c for c in columns if c not in names]
+    if missing:
+        raise KeyError(f"the reward function needs the dataset column(s) {missing}; the dataset has {list(names)}")
+
+
 def make_reward_function(*, artifact: Any = None, fallback: Any = "offline", reference_column: str = "solution",
                          question_column: str | None = None, rewards: Any = None, abstain_as_none: bool = False,
-                         workers: int = 4, verifier: Any = None, name: str = "autoverifier",
+                         workers: int = 4, verifier: Any = None, name: str = "autoverifier", dataset: Any = None,
                          **options: Any) -> Callable[..., list[float | None]]:
     """Build a GRPO reward function backed by a frozen verifier.
 
@@ -82,8 +108,11 @@ def make_reward_function(*, artifact: Any = None, fallback: Any = "offline", ref
     ``None`` when ``abstain_as_none`` (TRL then ignores that sample for this function),
     otherwise ``rewards.abstain`` or, when that is unset, ``rewards.incorrect``. ``options``
     go to ``load_verifier``; the verifier loads lazily on the first call and is shared per
-    process. Pass ``verifier=`` to use an already loaded one.
+    process. Pass ``verifier=`` to use an already loaded one, and ``dataset=`` (a ``datasets``
+    dataset) to check the columns now rather than at the first step.
     """
+    if dataset is not None:
+        _check_dataset(dataset, [reference_column] + ([question_column] if question_column else []))
     cfg = RewardConfig.resolve(rewards)
     state: dict[str, Any] = {"verifier": verifier}
     lock = threading.Lock()
@@ -111,13 +140,20 @@ def make_reward_function(*, artifact: Any = None, fallback: Any = "offline", ref
             questions = [prompt_text(p) for p in prompts]
         else:
             questions = [""] * n
-        rows = [{"question": q, "reference": _text(r), "response": completion_text(c)}
-                for q, r, c in zip(questions, references, completions, strict=True)]
+        refs = [references_of(r) for r in references]
+        if any(r is None for r in refs):
+            warn_once(f"trl:{reference_column}", f"dataset column {reference_column!r} holds None (or an empty list) "
+                                                 "for some samples: they cannot be verified and get None (TRL leaves "
+                                                 "them out of this reward)")
         v = _verifier()
-        verdicts = v.verify_batch(rows, workers=workers)
+        found = verify_references(v, questions, refs, [completion_text(c) for c in completions], workers)
         invalid_ids = invalid_module_ids(getattr(v, "modules", ()))
+        verdicts = [x for x in found if x is not None]
         out: list[float | None] = []
-        for verdict in verdicts:
+        for verdict in found:
+            if verdict is None:
+                out.append(None)
+                continue
             if verdict.correct is None and abstain_as_none:
                 out.append(None)
                 continue
@@ -126,16 +162,32 @@ def make_reward_function(*, artifact: Any = None, fallback: Any = "offline", ref
 
         log_extra = kwargs.get("log_extra")
         if callable(log_extra):
-            log_extra(f"{name}_decided_by", [str(x.decided_by) for x in verdicts])
-            log_extra(f"{name}_reason", [str(x.reason) for x in verdicts])
+            log_extra(f"{name}_decided_by", [str(x.decided_by) if x is not None else "none" for x in found])
+            log_extra(f"{name}_reason", [str(x.reason) if x is not None else "invalid:reference_missing"
+                                         for x in found])
         log_metric = kwargs.get("log_metric")
-        if callable(log_metric):
-            log_metric(f"{name}/fallback_rate", sum(bool(x.fallback_called) for x in verdicts) / n)
-            log_metric(f"{name}/abstain_rate", sum(x.correct is None for x in verdicts) / n)
-            log_metric(f"{name}/invalid_rate", sum(is_invalid(x, invalid_ids) for x in verdicts) / n)
+        if callable(log_metric) and verdicts:
+            m = len(verdicts)
+            log_metric(f"{name}/fallback_rate", sum(bool(x.fallback_called) for x in verdicts) / m)
+            log_metric(f"{name}/abstain_rate", sum(x.correct is None for x in verdicts) / m)
+            log_metric(f"{name}/invalid_rate", sum(is_invalid(x, invalid_ids) for x in verdicts) / m)
         return out
 
     reward_func.__name__ = name
     reward_func.__qualname__ = name
     reward_func.__doc__ = f"AutoVerifier reward (artifact={artifact!r}, fallback={fallback!r})."
+    return reward_func
+
+
+def make_async_reward_function(**kwargs: Any) -> Callable[..., Awaitable[list[float | None]]]:
+    """The ``async`` form of :func:`make_reward_function` (same keywords), for TRL >= 0.27."""
+    sync = make_reward_function(**kwargs)
+
+    async def reward_func(prompts: list[Any] | None = None, completions: list[Any] | None = None,
+                          **kw: Any) -> list[float | None]:
+        return await asyncio.to_thread(sync, prompts=prompts, completions=completions, **kw)
+
+    reward_func.__name__ = sync.__name__
+    reward_func.__qualname__ = sync.__qualname__
+    reward_func.__doc__ = sync.__doc__
     return reward_func

@@ -6,8 +6,8 @@ import threading
 from fractions import Fraction
 from typing import Any
 
-from verifier_runtime.limits import MAX_ANSWER_CHARS, MAX_EXPR_DEPTH, check_deadline
-from verifier_runtime.toolkit.latex.guard import _guard
+from verifier_runtime.limits import MAX_ANSWER_CHARS, MAX_EXPR_DEPTH, check_deadline, note_limit
+from verifier_runtime.toolkit.latex.guard import LimitRefused, _guard
 from verifier_runtime.toolkit.latex.parser import _Parser
 from verifier_runtime.toolkit.latex.tokens import Node, ParseRefused, _tokenize
 from verifier_runtime.toolkit.numbers import Number
@@ -128,6 +128,9 @@ def parse_ast(s: object, *, imaginary_unit: bool = True) -> tuple[Node, float | 
         node = _Parser(tokens, imaginary_unit=use_i).parse()
         size, count = _guard(node)
         return node, size, count
+    except LimitRefused as e:
+        note_limit(e.code)
+        return None
     except (ParseRefused, ValueError, RecursionError, OverflowError, ZeroDivisionError, IndexError, TypeError):
         return None
     except Exception:  # noqa: BLE001 - a primitive never raises on input

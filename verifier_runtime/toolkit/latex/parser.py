@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from verifier_runtime.limits import MAX_EXPONENT, MAX_EXPR_DEPTH, MAX_LITERAL_DIGITS
+from verifier_runtime.toolkit.latex.guard import LimitRefused
 from verifier_runtime.toolkit.latex.tokens import _FUNCS, _GREEK, _INVERSE, _WRAP_CMDS, Node, ParseRefused
 
 _NOT_PRIMARY = {"cdot", "times", "div", "ast", "pm", "mp", "circ", "rfloor", "rceil", "rvert", "rVert", "vert"}
@@ -183,7 +184,7 @@ class _Parser:
         mant, _, exp_txt = text.lower().partition("e")
         digits = sum(c.isdigit() for c in mant)
         if digits > MAX_LITERAL_DIGITS or len(exp_txt.lstrip("+-").lstrip("0")) > 6:
-            raise ParseRefused("literal too long")
+            raise LimitRefused("literal_digits")
         whole, _, frac = mant.partition(".")
         value = Fraction(int((whole or "0") + frac), 10 ** len(frac)) if frac else Fraction(int(whole or "0"))
         if exp_txt:

@@ -8,10 +8,24 @@ size. Every input field passes through unchanged; ``correct``, ``decided_by``, `
 ``fallback_called`` are added (an input column of the same name is replaced, with a
 warning). Output is flushed after every chunk.
 
-A malformed JSONL line (invalid JSON, not an object, a missing reference/response field)
-stops the run with :class:`BadRecord` naming the line, after every row before it has been
-verified and written; with ``skip_bad`` such lines are counted, listed in the summary and
+A malformed JSONL line (invalid JSON, bytes that are not UTF-8, nesting too deep to parse, a
+lone surrogate that cannot be written back, not an object, a missing reference/response
+field) stops the run with :class:`BadRecord` naming the line, after every row before it has
+been verified and written; with ``skip_bad`` such lines are counted, listed in the summary and
 left out of the output.
+
+The output is written to a temporary file (JSONL, Parquet) or table (DuckDB) beside the
+destination and renamed over it only when the run succeeds, so a failed run never truncates
+or replaces an existing output. A run that stops keeps the rows it verified in
+``<output>.partial`` (a file) or ``<table>_partial`` (a DuckDB table), and says so.
+
+Python use::
+
+    from verifier_runtime.batch import VerifierSpec, run_batch
+    summary = run_batch("rollouts.jsonl", "verified.parquet", spec=VerifierSpec.make(fallback="offline"))
+
+Only the standard library is imported up front; pyarrow, DuckDB and Dask load when a run
+needs them.
 
 Backends: ``local`` verifies each chunk in this process with ``verify_batch`` threads;
 ``dask`` sends chunks to a ``dask.distributed`` cluster (each worker process loads the
@@ -150,9 +164,51 @@ def detect_format(path: str | os.PathLike[str]) -> str:
 
 
 def _open_text(path: Path, mode: str) -> io.TextIOBase:
-    if path.suffix == ".gz":
+    if path.suffix == ".gz" or path.name.endswith(".gz" + _TMP_SUFFIX):
         return gzip.open(path, mode + "t", encoding="utf-8")  # type: ignore[return-value]
     return open(path, mode, encoding="utf-8")  # noqa: SIM115 - closed by the caller
+
+
+def _open_binary(path: Path) -> Any:
+    if path.suffix == ".gz":
+        return gzip.open(path, "rb")
+    return open(path, "rb")  # noqa: SIM115 - closed by the caller
+
+
+def _has_lone_surrogate(value: Any, depth: int = 0) -> bool:
+    """Whether a decoded JSON value holds a string that cannot be encoded as UTF-8."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+    if depth > 200:
+        return False
+    if isinstance(value, dict):
+        return any(_has_lone_surrogate(k, depth + 1) or _has_lone_surrogate(v, depth + 1) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_lone_surrogate(v, depth + 1) for v in value)
+    return False
+
+
+def _parse_line(raw: bytes, lineno: int) -> Any:
+    """One JSONL line as a JSON value; every way it can be bad is a :class:`BadRecord`."""
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadRecord(lineno, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})") from None
+    try:
+        row = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise BadRecord(lineno, f"invalid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise BadRecord(lineno, "invalid JSON (nested too deeply to parse)") from None
+    except ValueError as exc:  # an integer beyond Python's digit limit, and the like
+        raise BadRecord(lineno, f"invalid JSON ({str(exc)[:120]})") from None
+    if ("\\ud" in line or "\\uD" in line) and _has_lone_surrogate(row):
+        raise BadRecord(lineno, "a string holds a lone surrogate (\\ud800-\\udfff), which cannot be written as UTF-8")
+    return row
 
 
 def read_jsonl(path: Path, chunk_size: int, fields: Fields, *, skip_bad: bool = False,
@@ -160,15 +216,12 @@ def read_jsonl(path: Path, chunk_size: int, fields: Fields, *, skip_bad: bool = 
     """JSONL rows, line by line. A bad line raises after the rows before it are yielded."""
     rows: list[dict[str, Any]] = []
     start = 0
-    with _open_text(path, "r") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
+    with _open_binary(path) as fh:
+        for lineno, raw in enumerate(fh, 1):
+            if not raw.strip():
                 continue
             try:
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise BadRecord(lineno, f"invalid JSON ({exc.msg} at column {exc.colno})") from None
+                row = _parse_line(raw, lineno)
                 if not isinstance(row, dict):
                     raise BadRecord(lineno, f"expected a JSON object, got {type(row).__name__}")
                 missing = [f for f in (fields.reference, fields.response) if f not in row]
@@ -251,6 +304,9 @@ def _merge(row: dict[str, Any], res: Result) -> dict[str, Any]:
     out = dict(row)
     out.update(zip(RESULT_FIELDS, res, strict=True))
     return out
+
+
+_TMP_SUFFIX = ".autoverifier-tmp"
 
 
 class JsonlWriter:
@@ -354,6 +410,17 @@ class DuckDBWriter:
         finally:
             self.con.unregister("_autoverifier_chunk")
 
+    def finish(self, final: str) -> None:
+        """Rename the table written so far to ``final`` (replacing a table of that name)."""
+        if not self.created:
+            return
+        self.con.execute(f"DROP TABLE IF EXISTS {_quote(final)}")
+        self.con.execute(f"ALTER TABLE {_quote(self.table)} RENAME TO {_quote(final)}")
+
+    def discard(self) -> None:
+        if self.created:
+            self.con.execute(f"DROP TABLE IF EXISTS {_quote(self.table)}")
+
     def close(self) -> None:
         self.con.close()
 
@@ -434,6 +501,7 @@ class BatchSummary:
     bad: list[BadRecord] = field(default_factory=list)
     elapsed_s: float = 0.0
     stopped_at: BadRecord | None = None
+    partial_output: str | None = None  # where a stopped run's verified rows are
 
     def add(self, results: list[Result]) -> None:
         for correct, by, _, fb in results:
@@ -467,6 +535,36 @@ def count_rows(path: Path, fmt: str, table: str | None = None) -> int | None:
     except Exception:
         return None
     return None
+
+
+def _settle_output(writer: Any, succeeded: bool, rows: int, dst: Path, tmp_path: Path, out_table: str,
+                   tmp_table: str) -> str | None:
+    """Close ``writer`` and put its output in place: over the destination after a successful
+    run; as ``<output>.partial`` / ``<table>_partial`` after a failed one that verified rows
+    (returned, for the error message); nowhere when nothing was verified."""
+    partial = None
+    if isinstance(writer, DuckDBWriter):
+        try:
+            if succeeded:
+                writer.finish(out_table)
+            elif rows:
+                partial = f"{out_table}_partial"
+                writer.finish(partial)
+            else:
+                writer.discard()
+        finally:
+            writer.close()
+        return partial
+    writer.close()
+    if succeeded:
+        os.replace(tmp_path, dst)
+    elif rows and tmp_path.exists():
+        target = dst.with_name(dst.name + ".partial")
+        os.replace(tmp_path, target)
+        partial = os.fspath(target)
+    else:
+        tmp_path.unlink(missing_ok=True)
+    return partial
 
 
 def run_batch(input_path: str | os.PathLike[str], output_path: str | os.PathLike[str], *, spec: VerifierSpec,
@@ -510,6 +608,10 @@ def run_batch(input_path: str | os.PathLike[str], output_path: str | os.PathLike
 
     back: Any = None
     writer: Any = None
+    # written beside the destination, renamed over it on success only
+    tmp_path = dst.with_name(dst.name + _TMP_SUFFIX)
+    tmp_table = f"{out_table}_autoverifier_tmp"
+    succeeded = False
     try:
         shared = duck(src, False) if same_db else None
         if in_fmt == "jsonl":
@@ -521,11 +623,11 @@ def run_batch(input_path: str | os.PathLike[str], output_path: str | os.PathLike
         back = LocalBackend(spec, workers) if backend == "local" else DaskBackend(spec, workers, address)
         dst.parent.mkdir(parents=True, exist_ok=True)
         if out_fmt == "jsonl":
-            writer = JsonlWriter(dst)
+            writer = JsonlWriter(tmp_path)
         elif out_fmt == "parquet":
-            writer = ParquetWriter(dst)
+            writer = ParquetWriter(tmp_path)
         else:
-            writer = DuckDBWriter(shared or duck(dst, False), out_table)
+            writer = DuckDBWriter(shared or duck(dst, False), tmp_table)
 
         warned = False
         pending: deque[tuple[Chunk, Any]] = deque()
@@ -558,10 +660,12 @@ def run_batch(input_path: str | os.PathLike[str], output_path: str | os.PathLike
             summary.stopped_at = stop
             stop.summary = summary  # type: ignore[attr-defined] - what was written before the stop
             raise stop
+        succeeded = True
     finally:
         summary.elapsed_s = time.perf_counter() - t0
         if writer is not None:
-            writer.close()
+            summary.partial_output = _settle_output(writer, succeeded, summary.rows, dst, tmp_path, out_table,
+                                                    tmp_table)
         if back is not None:
             back.close()
         for con in reversed(cons):
