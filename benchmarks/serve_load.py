@@ -90,7 +90,7 @@ async def run_level(port: int, clients: int, total: int, duration: float, work: 
             t = time.perf_counter()
             try:
                 ok, why = await one_request(port, work[i % len(work)], 60.0)
-            except (OSError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, OSError) as exc:
                 ok, why = False, type(exc).__name__
             if ok:
                 latencies.append(time.perf_counter() - t)

@@ -175,7 +175,7 @@ def test_loader_raises_policy_error_with_all_violations():
 
 def test_loader_uses_restricted_builtins():
     ns = load_module_source(BENIGN)
-    g = ns.decide.__globals__
+    g = ns.decide.__wrapped__.__globals__
     assert "open" not in g["__builtins__"] and "len" in g["__builtins__"]
     with pytest.raises(ImportError):
         g["__builtins__"]["__import__"]("os")

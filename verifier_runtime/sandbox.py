@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import ast
 import builtins
+import contextvars
+import fractions
 import hashlib
 import importlib
 import re
@@ -222,6 +224,52 @@ FORBIDDEN_ATTRIBUTES: frozenset[str] = frozenset(
 )
 """Attribute names refused everywhere (in addition to any name starting with ``_``)."""
 
+FORBIDDEN_METHODS: frozenset[str] = frozenset(
+    {
+        # sympy entry points that evaluate strings as Python (``expr.subs("y", "<code>")``)
+        "subs",
+        "xreplace",
+        "rewrite",
+        "sympify",
+        "evalf",
+        "lambdify",
+        "parse_expr",
+        # process-wide state: ABC registration, decimal contexts, dispatch tables, caches
+        "register",
+        "setcontext",
+        "getcontext",
+        "localcontext",
+        "cache_clear",
+        # allocations sized by an argument, in one C call
+        "center",
+        "ljust",
+        "rjust",
+        "zfill",
+        "expandtabs",
+    }
+)
+"""Method names refused on any object (string evaluation, process-wide state, unbounded C calls)."""
+
+FORBIDDEN_MODULE_NAMES: dict[str, frozenset[str]] = {
+    # long or endless C loops (``deque(count(), maxlen=0)``), huge integers in one call
+    "itertools": frozenset({"count", "cycle", "repeat", "product", "permutations", "combinations",
+                            "combinations_with_replacement", "accumulate"}),
+    "math": frozenset({"factorial", "comb", "perm", "prod", "lcm"}),
+    "collections": frozenset({"deque", "abc", "ChainMap", "UserDict", "UserList", "UserString"}),
+    # process-wide decimal state
+    "decimal": frozenset({"setcontext", "getcontext", "localcontext", "DefaultContext", "BasicContext",
+                          "ExtendedContext", "Context"}),
+    # string annotations evaluated, dispatch registries, generated code
+    "functools": frozenset({"singledispatch", "singledispatchmethod", "lru_cache", "cache", "wraps",
+                            "update_wrapper", "total_ordering", "cached_property"}),
+    "typing": frozenset({"get_type_hints", "ForwardRef", "NamedTuple", "TypedDict", "get_overloads",
+                         "overload", "runtime_checkable", "Protocol"}),
+    "dataclasses": frozenset({"make_dataclass", "dataclass", "replace", "field"}),
+    "re": frozenset({"purge", "template"}),
+    "string": frozenset({"Formatter", "Template"}),
+}
+"""Names of allowed modules a module may not import or use (``from m import name`` or ``m.name``)."""
+
 REQUIRED_MODULE_KEYS: tuple[str, ...] = ("id", "group", "priority", "card_id", "description")
 CASE_KEYS: tuple[str, ...] = ("question", "reference", "response", "expected")
 CASE_LABELS: frozenset[str] = frozenset({"PASS", "FAIL", "ABSTAIN"})
@@ -302,6 +350,7 @@ class _Checker:
         self.safe_builtins = frozenset(SAFE_BUILTINS)
         self.imported: set[str] = set()  # names bound by imports (usable in module-level constants)
         self.constants: set[str] = set()  # module-level constant names defined so far
+        self.module_aliases: dict[str, str] = {}  # names bound by 'import m' -> the module
 
     def add(self, node: ast.AST | None, message: str) -> None:
         line = getattr(node, "lineno", None)
@@ -364,6 +413,7 @@ class _Checker:
                     self.add(stmt, f"dotted import {alias.name!r}: use 'from {alias.name} import name'")
                 else:
                     self.imported.add(alias.asname or alias.name)
+                    self.module_aliases[alias.asname or alias.name] = alias.name
             return
         mod = stmt.module or ""
         if stmt.level:
@@ -386,6 +436,8 @@ class _Checker:
                 self.add(stmt, f"import of forbidden name {alias.name!r} from {mod!r}")
             elif alias.name in FORBIDDEN_MODULES:
                 self.add(stmt, f"import of forbidden module {alias.name!r} via {mod!r}")
+            elif alias.name in FORBIDDEN_MODULE_NAMES.get(mod.split(".")[0], ()) or mod == "collections.abc":
+                self.add(stmt, f"import of {mod}.{alias.name} is not allowed (process-wide state or unbounded work)")
             else:
                 self.imported.add(alias.asname or alias.name)
 
@@ -441,8 +493,23 @@ class _Checker:
                 self.add(node, f"{kind} attribute access '.{node.attr}'")
             elif node.attr in FORBIDDEN_ATTRIBUTES:
                 self.add(node, f"forbidden attribute '.{node.attr}'")
+            elif node.attr in FORBIDDEN_METHODS:
+                self.add(node, f"forbidden method '.{node.attr}' (string evaluation, process-wide state or "
+                               "unbounded work)")
+            elif isinstance(node.value, ast.Name) and node.attr in FORBIDDEN_MODULE_NAMES.get(
+                    self.module_aliases.get(node.value.id, ""), ()):
+                self.add(node, f"'{node.value.id}.{node.attr}' is not allowed (process-wide state or unbounded work)")
             if isinstance(node.ctx, ast.Store | ast.Del):
                 self.add(node, f"attribute assignment or deletion '.{node.attr}'")
+        elif isinstance(node, ast.MatchClass | ast.MatchMapping):
+            # class patterns read attributes (``case str(format=f)``) and mapping patterns call
+            # lookups, neither through an ast.Attribute node: refused outright
+            self.add(node, f"'match' {'class' if isinstance(node, ast.MatchClass) else 'mapping'} patterns "
+                           "are not allowed")
+        elif isinstance(node, ast.FormattedValue) and node.format_spec is not None:
+            self.add(node, "format specifications in f-strings are not allowed (a width allocates unbounded memory)")
+        elif isinstance(node, ast.Call) and self.is_regex_call(node):
+            self.check_regex_call(node)
         elif isinstance(node, ast.Global | ast.Nonlocal):
             self.add(node, f"'{type(node).__name__.lower()}' statements are not allowed")
         elif isinstance(node, ast.ClassDef):
@@ -465,6 +532,25 @@ class _Checker:
             self.add(node, f"dunder parameter name {node.arg!r}")
         elif isinstance(node, ast.Constant) and isinstance(node.value, bytes):
             self.add(node, "bytes literals are not allowed")
+
+    def is_regex_call(self, node: ast.Call) -> bool:
+        f = node.func
+        return (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
+                and self.module_aliases.get(f.value.id) == "re" and f.attr in _REGEX_FUNCS)
+
+    def check_regex_call(self, node: ast.Call) -> None:
+        """A regex is compiled from a string literal (checked for catastrophic backtracking) or
+        from ``re.escape(...)`` text; a pattern computed at run time could be anything."""
+        if not node.args:
+            return
+        pat = node.args[0]
+        if isinstance(pat, ast.Constant) and isinstance(pat.value, str):
+            problem = regex_problem(pat.value)
+            if problem:
+                self.add(node, f"regular expression {pat.value[:40]!r}: {problem}")
+        elif not (isinstance(pat, ast.Call) and isinstance(pat.func, ast.Attribute) and pat.func.attr == "escape"
+                  and isinstance(pat.func.value, ast.Name) and self.module_aliases.get(pat.func.value.id) == "re"):
+            self.add(node, "a regular expression must be a string literal or re.escape(...) of text")
 
     def check_name(self, node: ast.Name) -> None:
         name = node.id
@@ -550,6 +636,52 @@ class _Checker:
             problem = case_problem(case)
             if problem:
                 self.add(stmt, f"{name}[{i}]: {problem}")
+
+
+_REGEX_FUNCS = frozenset({"compile", "search", "match", "fullmatch", "findall", "finditer", "sub", "subn", "split"})
+
+
+def regex_problem(pattern: str) -> str | None:
+    """Why ``pattern`` could backtrack catastrophically (None when it cannot, as far as told).
+
+    Refused: an unbounded repeat (``*``, ``+``, ``{n,}``) whose body holds another unbounded
+    repeat or an alternation (``(a+)+``, ``(a|ab)*``), the shapes of exponential backtracking
+    in a backtracking engine; and patterns that do not compile.
+    """
+    try:
+        import re._parser as sre_parse  # the stdlib's own parser of patterns
+    except ImportError:  # pragma: no cover - Python < 3.11
+        import sre_parse  # type: ignore[no-redef]
+    try:
+        tree = sre_parse.parse(pattern)
+    except (re.error, RecursionError, OverflowError) as e:
+        return f"does not compile ({e})"
+    from re._constants import BRANCH, MAX_REPEAT, MAXREPEAT, MIN_REPEAT, SUBPATTERN
+
+    def risky(items: Any, under_repeat: bool) -> str | None:
+        for op, av in items:
+            if op in (MAX_REPEAT, MIN_REPEAT):
+                lo, hi, sub = av
+                unbounded = hi == MAXREPEAT or hi > 1000
+                if unbounded and under_repeat:
+                    return "nested unbounded repeats (catastrophic backtracking)"
+                p = risky(sub, under_repeat or unbounded)
+                if p:
+                    return p
+            elif op == BRANCH:
+                if under_repeat:
+                    return "an alternation under an unbounded repeat (catastrophic backtracking)"
+                for branch in av[1]:
+                    p = risky(branch, under_repeat)
+                    if p:
+                        return p
+            elif op == SUBPATTERN:
+                p = risky(av[-1], under_repeat)
+                if p:
+                    return p
+        return None
+
+    return risky(tree, False)
 
 
 def case_problem(case: Any) -> str | None:
@@ -642,6 +774,22 @@ def _view_entry_allowed(attr: str, value: Any) -> bool:
     return not any(value is d for d in _DANGEROUS_OBJECTS)
 
 
+def _frozen(value: Any, depth: int = 0) -> Any:
+    """A read-only stand-in for a shared container (a module writing into a toolkit table would
+    change it for the whole process): dicts become mapping proxies, lists tuples, sets frozensets."""
+    if depth > 4:
+        return value
+    if isinstance(value, dict):
+        return types.MappingProxyType({k: _frozen(v, depth + 1) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_frozen(v, depth + 1) for v in value)
+    if isinstance(value, set):
+        return frozenset(value)
+    if isinstance(value, bytearray):
+        return bytes(value)
+    return value
+
+
 _VIEW_CACHE: dict[str, ModuleView] = {}
 _VIEW_LOCK = threading.Lock()
 
@@ -655,7 +803,7 @@ def module_view(name: str) -> ModuleView:
     if view is not None:
         return view
     module = importlib.import_module(name)
-    names = {k: v for k, v in vars(module).items() if _view_entry_allowed(k, v)}
+    names = {k: _frozen(v) for k, v in vars(module).items() if _view_entry_allowed(k, v)}
     view = ModuleView(name, names)
     with _VIEW_LOCK:
         return _VIEW_CACHE.setdefault(name, view)
@@ -683,11 +831,188 @@ def _restricted_import(
     return view
 
 
+# --- bounded arithmetic and containers: what the loader rewrites module code to call ---------
+
+MAX_INT_BITS = 1 << 16  # an integer a module computes: at most 65,536 bits (about 19,700 digits)
+MAX_SEQUENCE_ITEMS = 10_000_000  # a sequence (or string) built by repetition, or a range's length
+MAX_TUPLE_DEPTH = 100  # nested tuples/frozensets: hashing a deeper one recurses in C and can crash
+
+
+def _int_bits(v: Any) -> int | None:
+    if isinstance(v, bool):
+        return 1
+    if isinstance(v, int):
+        return v.bit_length()
+    if isinstance(v, fractions.Fraction):
+        return max(v.numerator.bit_length(), v.denominator.bit_length())
+    return None
+
+
+def _bounded_pow(a: Any, b: Any, mod: Any = None) -> Any:
+    if mod is not None:
+        return builtins.pow(a, b, mod)  # modular: bounded by the modulus
+    bits, exp = _int_bits(a), b
+    if hasattr(exp, "is_Integer") and not isinstance(exp, int):  # a sympy Integer exponent
+        exp = int(exp) if getattr(exp, "is_Integer", False) else exp
+        bits = bits if bits is not None else (_int_bits(int(a)) if getattr(a, "is_Integer", False) else 2)
+    if isinstance(exp, int) and bits is not None and abs(exp) > 1 and bits > 1 and abs(exp) * bits > MAX_INT_BITS:
+        raise OverflowError("power too large for a code module")
+    return a ** b
+
+
+def _bounded_lshift(a: Any, b: Any) -> Any:
+    bits = _int_bits(a)
+    if isinstance(b, int) and bits is not None and bits + b > MAX_INT_BITS:
+        raise OverflowError("shift too large for a code module")
+    return a << b
+
+
+def _bounded_mul(a: Any, b: Any) -> Any:
+    ba, bb = _int_bits(a), _int_bits(b)
+    if ba is not None and bb is not None:
+        if ba + bb > MAX_INT_BITS:
+            raise OverflowError("product too large for a code module")
+    elif isinstance(a, str | bytes | list | tuple) and isinstance(b, int) or (
+            isinstance(b, str | bytes | list | tuple) and isinstance(a, int)):
+        seq, n = (a, b) if isinstance(b, int) else (b, a)
+        if n > 0 and len(seq) * n > MAX_SEQUENCE_ITEMS:
+            raise MemoryError("repetition too large for a code module")
+    return a * b
+
+
+def _depth_problem(value: Any) -> bool:
+    """Whether ``value`` nests tuples or frozensets deeper than :data:`MAX_TUPLE_DEPTH`."""
+    stack = [(value, 1)]
+    seen = 0
+    while stack:
+        v, d = stack.pop()
+        if d > MAX_TUPLE_DEPTH:
+            return True
+        seen += 1
+        if seen > 100_000:
+            return True
+        for item in v:
+            if isinstance(item, tuple | frozenset):
+                stack.append((item, d + 1))
+    return False
+
+
+def _bounded_tuple(*args: Any) -> tuple:
+    t = builtins.tuple(*args)
+    if any(isinstance(x, tuple | frozenset) for x in t) and _depth_problem(t):
+        raise RecursionError("tuple nested too deeply for a code module")
+    return t
+
+
+def _bounded_frozenset(*args: Any) -> frozenset:
+    f = builtins.frozenset(*args)
+    if any(isinstance(x, tuple | frozenset) for x in f) and _depth_problem(f):
+        raise RecursionError("frozenset nested too deeply for a code module")
+    return f
+
+
+def _tuple_display(t: tuple) -> tuple:
+    if any(isinstance(x, tuple | frozenset) for x in t) and _depth_problem(t):
+        raise RecursionError("tuple nested too deeply for a code module")
+    return t
+
+
+def _bounded_range(*args: Any) -> range:
+    r = builtins.range(*args)
+    if len(r) > MAX_SEQUENCE_ITEMS:
+        raise MemoryError(f"range of {len(r)} items is too long for a code module")
+    return r
+
+
+_BOUNDED = {"__av_pow": _bounded_pow, "__av_lshift": _bounded_lshift, "__av_mul": _bounded_mul,
+            "__av_tuple": _tuple_display}
+_BINOP_HELPERS = {ast.Pow: "__av_pow", ast.LShift: "__av_lshift", ast.Mult: "__av_mul"}
+
+
+class _Bound(ast.NodeTransformer):
+    """Rewrites ``a ** b``, ``a << b``, ``a * b`` (and their augmented forms) into calls of the
+    bounded helpers, and tuple displays with computed items into a depth check."""
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        helper = _BINOP_HELPERS.get(type(node.op))
+        if helper is None:
+            return node
+        return ast.copy_location(ast.Call(ast.Name(helper, ast.Load()), [node.left, node.right], []), node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
+        self.generic_visit(node)
+        helper = _BINOP_HELPERS.get(type(node.op))
+        if helper is None or not isinstance(node.target, ast.Name):
+            return node  # attribute and subscript targets: only names are rewritten (no attribute stores exist)
+        call = ast.Call(ast.Name(helper, ast.Load()), [ast.Name(node.target.id, ast.Load()), node.value], [])
+        return ast.copy_location(ast.Assign([ast.Name(node.target.id, ast.Store())], call), node)
+
+    def visit_Tuple(self, node: ast.Tuple) -> ast.AST:
+        self.generic_visit(node)
+        if not isinstance(node.ctx, ast.Load) or all(isinstance(e, ast.Constant) for e in node.elts):
+            return node
+        return ast.copy_location(ast.Call(ast.Name("__av_tuple", ast.Load()), [node], []), node)
+
+
+def bounded_code(source: str, filename: str) -> Any:
+    """Compile policy-checked ``source`` with the bounded-arithmetic rewrite applied."""
+    tree = _Bound().visit(ast.parse(source, filename, "exec"))
+    ast.fix_missing_locations(tree)
+    return compile(tree, filename, "exec", dont_inherit=True)
+
+
 def safe_builtins() -> dict[str, Any]:
-    """A fresh builtins dict for a module namespace: :data:`SAFE_BUILTINS` plus the restricted import."""
+    """A fresh builtins dict for a module namespace: :data:`SAFE_BUILTINS` plus the restricted
+    import, with ``pow``, ``range``, ``tuple`` and ``frozenset`` bounded."""
     d = {n: getattr(builtins, n) for n in SAFE_BUILTINS}
+    d.update(pow=_bounded_pow, range=_bounded_range, tuple=_bounded_tuple, frozenset=_bounded_frozenset)
     d["__import__"] = _restricted_import
     return d
+
+
+# --- string evaluation by sympy, refused while module code runs ----------------------------
+
+_IN_MODULE: contextvars.ContextVar[bool] = contextvars.ContextVar("autoverifier_in_module", default=False)
+_SYMPY_GUARD = [False]
+_SYMPY_GUARD_LOCK = threading.Lock()
+
+
+def _guard_sympy_eval() -> None:
+    """Make sympy refuse to evaluate strings while module code runs (``expr.subs("y", "<code>")``
+    reaches ``parse_expr``, which calls ``eval``). Installed once per process; sympy is imported
+    here if it is not yet (the toolkit imports it anyway on the first symbolic answer)."""
+    if _SYMPY_GUARD[0]:
+        return
+    with _SYMPY_GUARD_LOCK:
+        if _SYMPY_GUARD[0]:
+            return
+        import sympy.parsing.sympy_parser as parser
+
+        original = parser.eval_expr
+
+        def eval_expr(code: Any, local_dict: Any, global_dict: Any) -> Any:
+            if _IN_MODULE.get():
+                raise ValueError("code modules may not evaluate strings")
+            return original(code, local_dict, global_dict)
+
+        parser.eval_expr = eval_expr
+        _SYMPY_GUARD[0] = True
+
+
+def _guarded(decide: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def decide_in_sandbox(x: Any) -> Any:
+        token = _IN_MODULE.set(True)
+        try:
+            return decide(x)
+        finally:
+            _IN_MODULE.reset(token)
+
+    decide_in_sandbox.__wrapped__ = decide  # type: ignore[attr-defined]
+    return decide_in_sandbox
+
+
+MODULE_LOAD_BUDGET_S = 2.0  # module-level code (constants, compiled patterns) runs under this budget
 
 
 @dataclass(frozen=True)
@@ -717,21 +1042,31 @@ def load_module_source(source: str, filename: str = "<module>") -> ModuleNamespa
         raise ModulePolicyError(violations, filename)
     digest = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
     stem = re.sub(r"[^A-Za-z0-9_]", "_", filename.rsplit("/", 1)[-1].removesuffix(".py")) or "module"
-    namespace: dict[str, Any] = {"__builtins__": safe_builtins(), "__name__": f"autoverifier_module_{stem}"}
-    code = compile(source, filename, "exec", dont_inherit=True)
+    namespace: dict[str, Any] = {"__builtins__": safe_builtins(), "__name__": f"autoverifier_module_{stem}",
+                                 **_BOUNDED}
+    code = bounded_code(source, filename)
+    _guard_sympy_eval()
+    from verifier_runtime.limits import BudgetExceeded, budget
+
+    token = _IN_MODULE.set(True)
     try:
-        exec(code, namespace)  # noqa: S102 - policy-checked source, restricted builtins and imports
+        with budget(MODULE_LOAD_BUDGET_S):
+            exec(code, namespace)  # noqa: S102 - policy-checked source, restricted builtins and imports
     except ImportError as e:
         raise ModulePolicyError([f"import refused at load time: {e}"], filename) from e
+    except BudgetExceeded as e:
+        raise ModulePolicyError([f"module-level code ran over its {MODULE_LOAD_BUDGET_S:g} s budget"], filename) from e
     except Exception as e:  # a constant expression that fails (bad regex, ...)
-        raise ModulePolicyError([f"module-level code failed: {type(e).__name__}: {e}"], filename) from e
+        raise ModulePolicyError([f"module-level code failed: {type(e).__name__}: {str(e)[:200]}"], filename) from e
+    finally:
+        _IN_MODULE.reset(token)
     meta = namespace.get("MODULE")
     decide = namespace.get("decide")
     if not isinstance(meta, dict) or not callable(decide):
         raise ModulePolicyError(["MODULE or decide missing after execution"], filename)
     return ModuleNamespace(
         MODULE=dict(meta),
-        decide=decide,
+        decide=_guarded(decide),
         SUPPORT=list(namespace.get("SUPPORT", [])),
         COUNTEREXAMPLES=list(namespace.get("COUNTEREXAMPLES", [])),
         filename=filename,
