@@ -51,6 +51,9 @@ from verifier_runtime.toolkit.units import Quantity, convert, parse_quantity
 
 __all__ = [
     "Judgment",
+    "pass_guard",
+    "invalid_reason",
+    "reference_stated",
     "judge",
     "judge_triple",
     "compare_numbers",
@@ -83,6 +86,66 @@ def judge_triple(x: Any) -> Judgment:
         return _judge(x)
     except (ValueError, TypeError, AttributeError, ArithmeticError, RecursionError, IndexError, KeyError) as e:
         return Judgment(False, f"error:{type(e).__name__}")
+
+
+# ----------------------------------------------------------------------------- guards for modules
+def pass_guard(x: Any, answer: str | None = None) -> str | None:
+    """The criterion's reason why a PASS of ``answer`` (default: the committed answer) would be
+    wrong even when its value matches, or ``None``: a restatement of the question (R2.6), a form
+    requirement it violates (R3.2), case that carries meaning (R6.1), a cut-off answer (R1.3).
+    Learned modules check it before they PASS."""
+    try:
+        a = x.answer if answer is None else answer
+        if not a:
+            return "invalid:no_final_answer"
+        ref = x.ref or ""
+        if _dangling(a):
+            return "invalid:truncated"
+        if is_restatement(a, ref, x.question):
+            return "restatement:question_expression"
+        cues = x.cues
+        if cues is not None and cues.form_requirements:
+            value, _label = _unlabel(a, False, cues, x.question)
+            bad = form_violations(value, cues, reference=ref)
+            if bad:
+                return bad[0]
+        if ref and _case_carrying(ref) and text_match(a, ref) and _flat(ref) not in _flat(a):
+            return "differ:case"
+        return None
+    except (ValueError, TypeError, AttributeError, ArithmeticError, RecursionError, IndexError):
+        return "guard:error"
+
+
+def reference_stated(x: Any, phrase: str, answer: str | None = None) -> bool:
+    """R6.4: ``phrase`` (a reference or one of its aliases) is the answer the response states:
+    in a short answer not negated or offered beside a peer; in a paragraph, in its first or last
+    sentence; not merely a phrase the question already holds."""
+    a = x.answer if answer is None else answer
+    if not a or not phrase or not contains_answer(a, phrase):
+        return False
+    if len(a.split()) > _SHORT_STATEMENT_WORDS and x.question and contains_answer(x.question, phrase):
+        return False
+    if _has_peer(a, phrase, x.question or ""):
+        return False
+    return bool(_stated_in(a, phrase))
+
+
+def invalid_reason(x: Any) -> str | None:
+    """Why the response commits to no answer a module may compare (R1.2, R1.3, R2.1-R2.5), or
+    ``None``: no answer, a retraction with nothing after it, only a negation, alternatives or a
+    list where one value is asked. The invalid-answer guard FAILs with it."""
+    c = x.commitment
+    info = x.answer_info
+    if c is None or c.answer is None:
+        return _no_answer_reason(x, c, info)
+    if c.several and not several_allowed(x):
+        first = c.candidates[0]
+        if all(_values_agree(first, k) or text_match(first, k) for k in c.candidates[1:]):
+            return None
+        if c.method == "boxed" and c.joiner == "or":
+            return "hedge:multiple_final_answers"
+        return "hedge:alternatives" if c.joiner == "or" else "hedge:list_for_single_answer"
+    return None
 
 
 # ----------------------------------------------------------------------------- references

@@ -4,21 +4,28 @@ References such as ``Chas Chandler/CHAS CHANDLER/Bryan 'Chas' Chandler`` name on
 several accepted spellings. PASS when an alias equals the normalised answer or appears in
 it as a whole phrase (in an answer of at most ``max_answer_words`` words). Never FAILs.
 Abstains on mathematical references (a slash there is a fraction, not a list of aliases).
+``stated_only``: an alias inside a longer answer counts only where the answer states it as its
+answer (``toolkit.criterion.reference_stated``: not negated, not a belief reported, not beside
+another candidate, in the first or last sentence of a paragraph).
 """
 
+from verifier_runtime.toolkit.criterion import reference_stated
 from verifier_runtime.toolkit.text import contains_answer, normalize_text, text_match
 from verifier_runtime.types import Decision
 
 GROUP = "verdict_matching"
-PARAMS = {"separator": "/", "max_answer_words": 40, "min_alias_chars": 3, "require_multiple": True}
+PARAMS = {"separator": "/", "max_answer_words": 40, "min_alias_chars": 3, "require_multiple": True,
+          "stated_only": True}
 MATH_CHARS = "\\^=+*[]{}$"
 GRID = {
+    "stated_only": [True, False],
     "separator": ["/", ";"],
     "max_answer_words": [12, 40, 120],
     "min_alias_chars": [2, 3, 5],
     "require_multiple": [True, False],
 }
 MEANING = {  # what each parameter means (shown on the module's card)
+    "stated_only": "an alias inside a longer answer counts only where the answer states it as its answer",
     "separator": "the character that separates the alternative answers listed in the reference",
     "max_answer_words": ("the longest extracted answer (in words) searched for an alias; longer answers "
                           "abstain"),
@@ -44,6 +51,6 @@ def decide(x):
     for alias in aliases:
         if text_match(a, alias):
             return Decision.passed("alias:equal")
-        if contains_answer(a, alias):
+        if contains_answer(a, alias) and (not PARAMS["stated_only"] or reference_stated(x, alias)):
             return Decision.passed("alias:in_answer")
     return Decision.abstain("alias:none_found")

@@ -2,15 +2,22 @@
 
 The options are read from the question; the reference may be a letter or an option's
 text. PASS when both resolve to the same option; FAIL when both resolve to different ones.
+
+``on_guard``: what a matching answer gives when the criterion forbids a PASS anyway (a form the
+question asks for, a restatement, meaningful case: ``toolkit.criterion.pass_guard``): ABSTAIN,
+or FAIL with the criterion's reason.
 """
 
 from verifier_runtime.toolkit.choices import choice_matches
+from verifier_runtime.toolkit.criterion import pass_guard
 from verifier_runtime.types import Decision
 
 GROUP = "closed_choice"
-PARAMS = {"on_mismatch": "FAIL", "min_options": 2}
-GRID = {"on_mismatch": ["FAIL", "ABSTAIN"], "min_options": [2, 4]}
+PARAMS = {"on_mismatch": "FAIL", "min_options": 2, "on_guard": "ABSTAIN"}
+GRID = {
+    "on_guard": ["ABSTAIN", "FAIL"],"on_mismatch": ["FAIL", "ABSTAIN"], "min_options": [2, 4]}
 MEANING = {  # what each parameter means (shown on the module's card)
+    "on_guard": "what a matching answer gives when the criterion forbids a PASS anyway: ABSTAIN or FAIL",
     "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
                      "later modules and the judge)"),
     "min_options": "the fewest lettered options the question must list",
@@ -23,6 +30,9 @@ def decide(x):
         return Decision.abstain("no_options")
     same = choice_matches(x.answer, x.ref, options)
     if same is True:
+        blocked = pass_guard(x)
+        if blocked:
+            return Decision.failed(blocked) if PARAMS["on_guard"] == "FAIL" else Decision.abstain(blocked)
         return Decision.passed("choice:same_option")
     if same is False and PARAMS["on_mismatch"] == "FAIL":
         return Decision.failed("choice:different_option")

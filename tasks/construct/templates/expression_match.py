@@ -2,21 +2,28 @@
 
 ``exact_cue_fails_decimal``: when the question asks for an exact value and the response
 gives a decimal approximation of an irrational reference, FAIL.
+
+``on_guard``: what a matching answer gives when the criterion forbids a PASS anyway (a form the
+question asks for, a restatement, meaningful case: ``toolkit.criterion.pass_guard``): ABSTAIN,
+or FAIL with the criterion's reason.
 """
 
 from verifier_runtime.toolkit.compare import compare_answers
+from verifier_runtime.toolkit.criterion import pass_guard
 from verifier_runtime.types import Decision
 
 GROUP = "verdict_matching"
 PARAMS = {"kinds": ["expression", "equation"], "rel_tol": 1e-9, "on_mismatch": "ABSTAIN",
-          "exact_cue_fails_decimal": False}
+          "exact_cue_fails_decimal": False, "on_guard": "ABSTAIN"}
 GRID = {
+    "on_guard": ["ABSTAIN", "FAIL"],
     "kinds": [["expression", "equation"], ["expression"], ["equation"], ["expression", "number"]],
     "rel_tol": [1e-9, 1e-4],
     "on_mismatch": ["ABSTAIN", "FAIL"],
     "exact_cue_fails_decimal": [False, True],
 }
 MEANING = {  # what each parameter means (shown on the module's card)
+    "on_guard": "what a matching answer gives when the criterion forbids a PASS anyway: ABSTAIN or FAIL",
     "kinds": "which parsed kinds of reference the module compares (expression, equation, number)",
     "rel_tol": "relative tolerance of the numeric probing that decides equality",
     "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
@@ -39,6 +46,9 @@ def decide(x):
             return Decision.failed("expr:decimal_for_exact")
     c = compare_answers(a, r, rel_tol=PARAMS["rel_tol"])
     if c.equal is True:
+        blocked = pass_guard(x)
+        if blocked:
+            return Decision.failed(blocked) if PARAMS["on_guard"] == "FAIL" else Decision.abstain(blocked)
         return Decision.passed(f"expr:{c.detail}")
     if c.equal is False and PARAMS["on_mismatch"] == "FAIL":
         return Decision.failed(f"expr:{c.detail}")

@@ -3,17 +3,24 @@
 Final answers such as "So the result is 2,304." or "There are 203 members." carry one
 number inside words. When the extracted answer holds exactly one number (thousands
 separators allowed) and the reference is a number, compare the two by value.
+
+``on_guard``: what a matching answer gives when the criterion forbids a PASS anyway (a form the
+question asks for, a restatement, meaningful case: ``toolkit.criterion.pass_guard``): ABSTAIN,
+or FAIL with the criterion's reason.
 """
 
 import re
 
+from verifier_runtime.toolkit.criterion import pass_guard
 from verifier_runtime.toolkit.numbers import numbers_close, parse_number
 from verifier_runtime.types import Decision
 
 GROUP = "answer_extraction"
-PARAMS = {"max_answer_words": 12, "on_mismatch": "ABSTAIN", "rel_tol": 0.0}
-GRID = {"max_answer_words": [6, 12, 25], "on_mismatch": ["ABSTAIN", "FAIL"], "rel_tol": [0.0, 1e-6]}
+PARAMS = {"max_answer_words": 12, "on_mismatch": "ABSTAIN", "rel_tol": 0.0, "on_guard": "ABSTAIN"}
+GRID = {
+    "on_guard": ["ABSTAIN", "FAIL"],"max_answer_words": [6, 12, 25], "on_mismatch": ["ABSTAIN", "FAIL"], "rel_tol": [0.0, 1e-6]}
 MEANING = {  # what each parameter means (shown on the module's card)
+    "on_guard": "what a matching answer gives when the criterion forbids a PASS anyway: ABSTAIN or FAIL",
     "max_answer_words": "the longest final sentence (in words) the single number is read from",
     "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
                      "later modules and the judge)"),
@@ -35,6 +42,9 @@ def decide(x):
     if n is None:
         return Decision.abstain("unparsed_number")
     if numbers_close(n, r, rel_tol=PARAMS["rel_tol"]):
+        blocked = pass_guard(x)
+        if blocked:
+            return Decision.failed(blocked) if PARAMS["on_guard"] == "FAIL" else Decision.abstain(blocked)
         return Decision.passed("final_number:equal")
     if PARAMS["on_mismatch"] == "FAIL":
         return Decision.failed("final_number:different")

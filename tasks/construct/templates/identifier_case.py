@@ -2,18 +2,25 @@
 
 Fires only when both final answers are single identifiers; mixed-case identifiers and
 chemical formulas keep their case (``Co`` is not ``CO``).
+
+``on_guard``: what a matching answer gives when the criterion forbids a PASS anyway (a form the
+question asks for, a restatement, meaningful case: ``toolkit.criterion.pass_guard``): ABSTAIN,
+or FAIL with the criterion's reason.
 """
 
+from verifier_runtime.toolkit.criterion import pass_guard
 from verifier_runtime.toolkit.text import identifiers_equal, parse_identifier
 from verifier_runtime.types import Decision
 
 GROUP = "verdict_matching"
-PARAMS = {"kinds": ["chemical_formula", "identifier"], "on_mismatch": "FAIL"}
+PARAMS = {"kinds": ["chemical_formula", "identifier"], "on_mismatch": "FAIL", "on_guard": "ABSTAIN"}
 GRID = {
+    "on_guard": ["ABSTAIN", "FAIL"],
     "kinds": [["chemical_formula", "identifier"], ["chemical_formula"], ["identifier"]],
     "on_mismatch": ["FAIL", "ABSTAIN"],
 }
 MEANING = {  # what each parameter means (shown on the module's card)
+    "on_guard": "what a matching answer gives when the criterion forbids a PASS anyway: ABSTAIN or FAIL",
     "kinds": "which identifier kinds are compared (chemical_formula, identifier)",
     "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
                      "later modules and the judge)"),
@@ -28,6 +35,9 @@ def decide(x):
         return Decision.abstain("not_identifiers")
     same = identifiers_equal(a, r)
     if same is True:
+        blocked = pass_guard(x)
+        if blocked:
+            return Decision.failed(blocked) if PARAMS["on_guard"] == "FAIL" else Decision.abstain(blocked)
         return Decision.passed(f"identifier:{r.kind}_equal")
     if same is False and PARAMS["on_mismatch"] == "FAIL":
         return Decision.failed(f"identifier:{r.kind}_different")

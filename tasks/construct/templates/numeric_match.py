@@ -3,20 +3,27 @@
 Both final answers must parse as plain numbers (integers, decimals, fractions, mixed
 numbers, scientific notation). ``reference_kinds`` restricts the reference's written kind.
 With ``on_mismatch`` FAIL it also rejects a different number (mismatch detection).
+
+``on_guard``: what a matching answer gives when the criterion forbids a PASS anyway (a form the
+question asks for, a restatement, meaningful case: ``toolkit.criterion.pass_guard``): ABSTAIN,
+or FAIL with the criterion's reason.
 """
 
+from verifier_runtime.toolkit.criterion import pass_guard
 from verifier_runtime.toolkit.numbers import numbers_close
 from verifier_runtime.types import Decision
 
 GROUP = "numeric_unit"
-PARAMS = {"rel_tol": 0.0, "on_mismatch": "ABSTAIN", "reference_kinds": [], "skip_cued": True}
+PARAMS = {"rel_tol": 0.0, "on_mismatch": "ABSTAIN", "reference_kinds": [], "skip_cued": True, "on_guard": "ABSTAIN"}
 GRID = {
+    "on_guard": ["ABSTAIN", "FAIL"],
     "rel_tol": [0.0, 1e-6, 1e-3],
     "on_mismatch": ["ABSTAIN", "FAIL"],
     "reference_kinds": [[], ["integer"], ["integer", "decimal"], ["fraction", "mixed"]],
     "skip_cued": [True, False],
 }
 MEANING = {  # what each parameter means (shown on the module's card)
+    "on_guard": "what a matching answer gives when the criterion forbids a PASS anyway: ABSTAIN or FAIL",
     "rel_tol": "relative tolerance between the two numbers (0: exact value)",
     "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
                      "later modules and the judge)"),
@@ -43,6 +50,9 @@ def decide(x):
     if a.is_percent != r.is_percent:
         return Decision.abstain("percent_mismatch")
     if numbers_close(a, r, rel_tol=PARAMS["rel_tol"]):
+        blocked = pass_guard(x)
+        if blocked:
+            return Decision.failed(blocked) if PARAMS["on_guard"] == "FAIL" else Decision.abstain(blocked)
         return Decision.passed("number:equal")
     if PARAMS["on_mismatch"] == "FAIL":
         return Decision.failed("number:different")

@@ -2,15 +2,22 @@
 
 PASS when the response's number equals the reference once both are rounded as the
 question asks; with ``on_mismatch`` FAIL, a number that still differs after rounding fails.
+
+``on_guard``: what a matching answer gives when the criterion forbids a PASS anyway (a form the
+question asks for, a restatement, meaningful case: ``toolkit.criterion.pass_guard``): ABSTAIN,
+or FAIL with the criterion's reason.
 """
 
+from verifier_runtime.toolkit.criterion import pass_guard
 from verifier_runtime.toolkit.numbers import matches_with_rounding
 from verifier_runtime.types import Decision
 
 GROUP = "numeric_unit"
-PARAMS = {"cue": "decimal_places", "on_mismatch": "ABSTAIN"}
-GRID = {"cue": ["decimal_places", "sig_figs"], "on_mismatch": ["ABSTAIN", "FAIL"]}
+PARAMS = {"cue": "decimal_places", "on_mismatch": "ABSTAIN", "on_guard": "ABSTAIN"}
+GRID = {
+    "on_guard": ["ABSTAIN", "FAIL"],"cue": ["decimal_places", "sig_figs"], "on_mismatch": ["ABSTAIN", "FAIL"]}
 MEANING = {  # what each parameter means (shown on the module's card)
+    "on_guard": "what a matching answer gives when the criterion forbids a PASS anyway: ABSTAIN or FAIL",
     "cue": "the rounding cue the question must carry: decimal_places or sig_figs",
     "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
                      "later modules and the judge)"),
@@ -29,6 +36,9 @@ def decide(x):
         return Decision.abstain("no_cue")
     a, r = x.number_answer, x.number_ref
     if matches_with_rounding(a, r, decimals=places, sig_figs=figs):
+        blocked = pass_guard(x)
+        if blocked:
+            return Decision.failed(blocked) if PARAMS["on_guard"] == "FAIL" else Decision.abstain(blocked)
         return Decision.passed(f"number:rounded_{PARAMS['cue']}")
     if PARAMS["on_mismatch"] == "FAIL":
         return Decision.failed(f"number:differs_after_rounding_{PARAMS['cue']}")

@@ -2,21 +2,28 @@
 
 Under the cue, ``45%``, ``45`` and ``0.45`` may all denote the same answer; which readings
 count is what the drafter tunes (``bare_as_percent``: a bare number is read as percent).
+
+``on_guard``: what a matching answer gives when the criterion forbids a PASS anyway (a form the
+question asks for, a restatement, meaningful case: ``toolkit.criterion.pass_guard``): ABSTAIN,
+or FAIL with the criterion's reason.
 """
 
 from fractions import Fraction
 
+from verifier_runtime.toolkit.criterion import pass_guard
 from verifier_runtime.types import Decision
 
 GROUP = "numeric_unit"
-PARAMS = {"cue": "percentage", "bare_as_percent": True, "on_mismatch": "ABSTAIN", "rel_tol": 0.0}
+PARAMS = {"cue": "percentage", "bare_as_percent": True, "on_mismatch": "ABSTAIN", "rel_tol": 0.0, "on_guard": "ABSTAIN"}
 GRID = {
+    "on_guard": ["ABSTAIN", "FAIL"],
     "cue": ["percentage", "probability"],
     "bare_as_percent": [True, False],
     "on_mismatch": ["ABSTAIN", "FAIL"],
     "rel_tol": [0.0, 1e-3],
 }
 MEANING = {  # what each parameter means (shown on the module's card)
+    "on_guard": "what a matching answer gives when the criterion forbids a PASS anyway: ABSTAIN or FAIL",
     "cue": "the question cue that turns the module on: percentage or probability",
     "bare_as_percent": "True: under the cue, a bare number (45) is read as a percent (45%)",
     "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
@@ -52,6 +59,9 @@ def decide(x):
         return Decision.abstain("not_percent_pair")
     ra, rr = _readings(a), _readings(r)
     if any(_close(p, q) for p in ra for q in rr):
+        blocked = pass_guard(x)
+        if blocked:
+            return Decision.failed(blocked) if PARAMS["on_guard"] == "FAIL" else Decision.abstain(blocked)
         return Decision.passed("percent:same_value")
     if PARAMS["on_mismatch"] == "FAIL":
         return Decision.failed("percent:different_value")

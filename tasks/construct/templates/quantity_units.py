@@ -3,19 +3,26 @@
 ``bare_number``: how a response number without a unit is read against a reference with
 one ("abstain", or "reference_unit": read in the reference's unit, or the unit the question
 requests).
+
+``on_guard``: what a matching answer gives when the criterion forbids a PASS anyway (a form the
+question asks for, a restatement, meaningful case: ``toolkit.criterion.pass_guard``): ABSTAIN,
+or FAIL with the criterion's reason.
 """
 
+from verifier_runtime.toolkit.criterion import pass_guard
 from verifier_runtime.toolkit.units import parse_quantity, quantities_equal
 from verifier_runtime.types import Decision
 
 GROUP = "numeric_unit"
-PARAMS = {"rel_tol": 1e-6, "on_mismatch": "ABSTAIN", "bare_number": "abstain"}
+PARAMS = {"rel_tol": 1e-6, "on_mismatch": "ABSTAIN", "bare_number": "abstain", "on_guard": "ABSTAIN"}
 GRID = {
+    "on_guard": ["ABSTAIN", "FAIL"],
     "rel_tol": [1e-6, 1e-3, 1e-2],
     "on_mismatch": ["ABSTAIN", "FAIL"],
     "bare_number": ["abstain", "reference_unit"],
 }
 MEANING = {  # what each parameter means (shown on the module's card)
+    "on_guard": "what a matching answer gives when the criterion forbids a PASS anyway: ABSTAIN or FAIL",
     "rel_tol": "relative tolerance after unit conversion",
     "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
                      "later modules and the judge)"),
@@ -42,6 +49,9 @@ def decide(x):
             return Decision.abstain("answer_without_unit")
     same = quantities_equal(a, r, rel_tol=PARAMS["rel_tol"])
     if same is True:
+        blocked = pass_guard(x)
+        if blocked:
+            return Decision.failed(blocked) if PARAMS["on_guard"] == "FAIL" else Decision.abstain(blocked)
         return Decision.passed("quantity:equal_after_conversion")
     if same is False and PARAMS["on_mismatch"] == "FAIL":
         return Decision.failed("quantity:different")

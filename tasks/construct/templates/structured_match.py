@@ -1,16 +1,24 @@
-"""Sets, intervals, tuples and matrices compared element by element."""
+"""Sets, intervals, tuples and matrices compared element by element.
+
+``on_guard``: what a matching answer gives when the criterion forbids a PASS anyway (a form the
+question asks for, a restatement, meaningful case: ``toolkit.criterion.pass_guard``): ABSTAIN,
+or FAIL with the criterion's reason.
+"""
 
 from verifier_runtime.toolkit.compare import compare_answers
+from verifier_runtime.toolkit.criterion import pass_guard
 from verifier_runtime.types import Decision
 
 GROUP = "verdict_matching"
-PARAMS = {"kinds": ["set", "interval", "tuple", "matrix"], "on_mismatch": "ABSTAIN", "rel_tol": 0.0}
+PARAMS = {"kinds": ["set", "interval", "tuple", "matrix"], "on_mismatch": "ABSTAIN", "rel_tol": 0.0, "on_guard": "ABSTAIN"}
 GRID = {
+    "on_guard": ["ABSTAIN", "FAIL"],
     "kinds": [["set", "interval", "tuple", "matrix"], ["set"], ["interval"], ["tuple"], ["matrix"]],
     "on_mismatch": ["ABSTAIN", "FAIL"],
     "rel_tol": [0.0, 1e-6],
 }
 MEANING = {  # what each parameter means (shown on the module's card)
+    "on_guard": "what a matching answer gives when the criterion forbids a PASS anyway: ABSTAIN or FAIL",
     "kinds": "which structures are compared (set, interval, tuple, matrix)",
     "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
                      "later modules and the judge)"),
@@ -27,6 +35,9 @@ def decide(x):
         return Decision.abstain("not_structured")
     c = compare_answers(a, r, rel_tol=PARAMS["rel_tol"])
     if c.equal is True:
+        blocked = pass_guard(x)
+        if blocked:
+            return Decision.failed(blocked) if PARAMS["on_guard"] == "FAIL" else Decision.abstain(blocked)
         return Decision.passed(f"{r.kind}:{c.detail}")
     if c.equal is False and PARAMS["on_mismatch"] == "FAIL":
         return Decision.failed(f"{r.kind}:{c.detail}")

@@ -4,19 +4,26 @@
 the reference appears as a whole phrase in an answer of at most ``max_answer_words`` words
 that names no other candidate (it contains no "or"). Never FAILs: differing text is not
 evidence of a wrong answer.
+
+``on_guard``: what a matching answer gives when the criterion forbids a PASS anyway (a form the
+question asks for, a restatement, meaningful case: ``toolkit.criterion.pass_guard``): ABSTAIN,
+or FAIL with the criterion's reason.
 """
 
+from verifier_runtime.toolkit.criterion import pass_guard
 from verifier_runtime.toolkit.text import contains_answer, normalize_text, text_match
 from verifier_runtime.types import Decision
 
 GROUP = "verdict_matching"
-PARAMS = {"mode": "exact", "max_answer_words": 12, "max_reference_words": 6}
+PARAMS = {"mode": "exact", "max_answer_words": 12, "max_reference_words": 6, "on_guard": "ABSTAIN"}
 GRID = {
+    "on_guard": ["ABSTAIN", "FAIL"],
     "mode": ["exact", "contains"],
     "max_answer_words": [4, 12, 30],
     "max_reference_words": [3, 6],
 }
 MEANING = {  # what each parameter means (shown on the module's card)
+    "on_guard": "what a matching answer gives when the criterion forbids a PASS anyway: ABSTAIN or FAIL",
     "mode": "'exact': normalised equality; 'contains': the reference phrase inside a short answer",
     "max_answer_words": "the longest extracted answer (in words) compared",
     "max_reference_words": "the longest reference (in words) compared",
@@ -33,7 +40,13 @@ def decide(x):
     if len(nr.split()) > PARAMS["max_reference_words"] or len(na.split()) > PARAMS["max_answer_words"]:
         return Decision.abstain("too_long")
     if text_match(a, r):
+        blocked = pass_guard(x)
+        if blocked:
+            return Decision.failed(blocked) if PARAMS["on_guard"] == "FAIL" else Decision.abstain(blocked)
         return Decision.passed("text:equal")
     if PARAMS["mode"] == "contains" and " or " not in f" {na} " and contains_answer(a, r):
+        blocked = pass_guard(x)
+        if blocked:
+            return Decision.failed(blocked) if PARAMS["on_guard"] == "FAIL" else Decision.abstain(blocked)
         return Decision.passed("text:reference_phrase_in_answer")
     return Decision.abstain("text:different")
