@@ -42,8 +42,8 @@ def decide(x):
         return Decision.abstain("no_aliases")
     if len(a.split()) > PARAMS["max_answer_words"]:
         return Decision.abstain("answer_too_long")
-    if x.number_ref is not None or any(ch in r for ch in MATH_CHARS):
-        return Decision.abstain("mathematical_reference")
+    if x.number_ref is not None or x.quantity_ref is not None or any(ch in r for ch in MATH_CHARS):
+        return Decision.abstain("mathematical_reference")  # "1/2", "90 km/h": a slash is no list of aliases
     aliases = [s.strip() for s in r.split(PARAMS["separator"])]
     aliases = [s for s in aliases if len(normalize_text(s)) >= PARAMS["min_alias_chars"]]
     if not aliases:
