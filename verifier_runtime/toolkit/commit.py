@@ -355,6 +355,10 @@ _VALUE_WORDS = frozenset({"sqrt", "frac", "dfrac", "tfrac", "text", "mathrm", "i
                           "mathbf", "boxed", "circ", "degree", "degrees", "percent"})
 
 
+def _has_prose_word(text: str) -> bool:
+    return any(w.lower() not in _VALUE_WORDS for w in _PROSE_WORD_RE.findall(text))
+
+
 def _value_like(part: str) -> bool:
     """A list item must be a value: a number, quantity, expression, equation, set, interval or
     a choice letter; prose ("December 14") is not, so "December 14, 2016" stays one answer.
@@ -414,7 +418,9 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
             short = all(len(p.split()) <= _MAX_PROSE_ALTERNATIVE_WORDS for p in pieces)
             if not prose or short or (either and all(len(p.split()) <= 2 * _MAX_PROSE_ALTERNATIVE_WORDS for p in pieces)):
                 parts, joiner = pieces, "or"
-    if joiner == "single" and ("," in body or ";" in body or " and " in low or "&" in body or "{and}" in low.replace(" ", "")):
+    # A list splits only into values: text with a prose word anywhere cannot be one (some part holds it).
+    if joiner == "single" and not _has_prose_word(body) and (
+            "," in body or ";" in body or " and " in low or "&" in body or "{and}" in low.replace(" ", "")):
         pieces = [body]
         if " and " in low or "&" in body or "{and}" in low.replace(" ", ""):
             pieces = [p for p in (clean_answer(x) for x in _top_level_split(body, _AND_WORDS_RE)) if p]

@@ -101,6 +101,8 @@ def pass_guard(x: Any, answer: str | None = None) -> str | None:
         ref = x.ref or ""
         if _dangling(a):
             return "invalid:truncated"
+        if ("\\pm" in a or "\u00b1" in a or "\\mp" in a) and not ("\\pm" in ref or "\u00b1" in ref or "\\mp" in ref):
+            return "hedge:plus_minus"  # two values where the reference is one (R2.3)
         if is_restatement(a, ref, x.question):
             return "restatement:question_expression"
         cues = x.cues
@@ -346,6 +348,7 @@ def statement_value(answer: str) -> str | None:
     return vals[0] if vals else None
 
 
+_DANGLING_END = frozenset("=+-*/^\u00d7\u00b7,(")
 _DANGLING_RE = re.compile(r"(?:[=+\-*/^\u00d7\u00b7,(]|\\(?:times|cdot|frac|sqrt)?)\s*$")
 
 
@@ -361,7 +364,9 @@ def _is_formula(ref: str) -> bool:
 def _dangling(text: str) -> bool:
     """A final answer that ends on an operator ("120 + 24 =") was cut off before its value."""
     t = text.strip().rstrip(".")
-    return bool(t) and len(t) > 1 and bool(_DANGLING_RE.search(t)) and not t.endswith("\\\\")
+    if len(t) < 2 or t.endswith("\\\\"):
+        return False
+    return t[-1] in _DANGLING_END or bool(_DANGLING_RE.search(t[-12:]))
 
 
 _CONCLUSION_LEAD_RE = re.compile(r"^\s*(?:so|thus|therefore|hence|then|well|overall|in\s+short)\b[\s,:]*", re.IGNORECASE)
@@ -569,10 +574,13 @@ def _squash(s: str) -> str:
     return re.sub(r"\s+|\\[,;!: ]|\\left|\\right|\\displaystyle", "", s).replace("\\dfrac", "\\frac").rstrip(".")
 
 
+_MAX_RESTATEMENT_CHARS = 200
+
+
 def is_restatement(answer: str, reference: str, question: str) -> bool:
     """R2.6: the answer only repeats an expression of the question (an expression with an
     operator), and the reference is written otherwise."""
-    if not answer or not question or not _OPERATOR_RE.search(answer):
+    if not answer or not question or len(answer) > _MAX_RESTATEMENT_CHARS or not _OPERATOR_RE.search(answer):
         return False
     a = _squash(answer)
     if len(a) < 2 or a == _squash(reference):
@@ -1138,8 +1146,9 @@ def _strip_case(s: str) -> str:
 
 
 def _case_carrying(s: str) -> bool:
-    """R6.1: a chemical formula (``Co``, ``CO``, ``NaCl``) or a token with case inside it
-    (``mRNA``, ``pH``, ``mW``); ordinary words, acronyms and numbers carry no case."""
+    """R6.1: a chemical formula (``Co``, ``CO``, ``NaCl``), a token of letters and digits
+    (``c1ccccc1``, ``BRCA1``) or a token with case inside it (``mRNA``, ``pH``, ``mW``); ordinary
+    words, acronyms and numbers carry no case."""
     t = _strip_case(s)
     if not t or len(t) > 64 or " " in s.strip():
         return False
@@ -1149,6 +1158,8 @@ def _case_carrying(s: str) -> bool:
     ident = parse_identifier(s)
     if ident is not None and ident.kind == "chemical_formula":
         return True
+    if any(ch.isdigit() for ch in t):
+        return True  # letters with digits: a code, a gene, a SMILES string (c1ccccc1), not a word
     return not (letters.islower() or letters.isupper() or (letters[0].isupper() and letters[1:].islower()))
 
 
