@@ -362,17 +362,22 @@ def load_verifier(
     ``budget_s`` (the whole call, modules and judge: 1.5 s, or 60 s with a networked judge),
     ``module_budget_s``, ``strict``, ``exclude_groups``, ``warmup`` (default True:
     import sympy and build the unit registry now, outside any call's time budget), and
-    ``fallback_config`` (a dict passed to the fallback factory).
+    ``fallback_config`` (a dict passed to the fallback factory), ``trusted_keys`` (Ed25519 public
+    keys: the release must be signed by one of them; default ``$AUTOVERIFIER_TRUSTED_KEYS``).
     """
     from verifier_runtime.fallback import make_fallback
 
+    trusted_keys = options.pop("trusted_keys", None)
     if isinstance(artifact, Artifact):
         art = artifact
     elif artifact is None:
         newest = newest_release()
-        art = load_artifact(newest) if newest is not None else empty_release_manifest()
+        if newest is None and (trusted_keys or os.environ.get("AUTOVERIFIER_TRUSTED_KEYS")):
+            raise ArtifactError("trusted keys are configured but no release was found (the built-in empty "
+                                "release is not signed)")
+        art = load_artifact(newest, trusted_keys=trusted_keys) if newest is not None else empty_release_manifest()
     else:
-        art = load_artifact(artifact)
+        art = load_artifact(artifact, trusted_keys=trusted_keys)
     fallback_config = dict(options.pop("fallback_config", None) or {})
     if fallback is None:
         fallback = art.fallback_defaults.get("name", "offline")
