@@ -363,10 +363,20 @@ def load_verifier(
     ``module_budget_s``, ``strict``, ``exclude_groups``, ``warmup`` (default True:
     import sympy and build the unit registry now, outside any call's time budget), and
     ``fallback_config`` (a dict passed to the fallback factory), ``trusted_keys`` (Ed25519 public
-    keys: the release must be signed by one of them; default ``$AUTOVERIFIER_TRUSTED_KEYS``).
+    keys: the release must be signed by one of them; default ``$AUTOVERIFIER_TRUSTED_KEYS``) and
+    ``isolation`` (``"inprocess"``, the default, or ``"process"``: verify in killable worker
+    processes under a memory limit, see :mod:`verifier_runtime.isolation`; with it ``processes``,
+    ``memory_mb`` and ``grace_s``).
     """
     from verifier_runtime.fallback import make_fallback
 
+    isolation = options.pop("isolation", "inprocess")
+    if isolation == "process":
+        from verifier_runtime.isolation import ProcessIsolatedVerifier
+
+        return ProcessIsolatedVerifier(artifact, fallback if fallback is not None else "offline", **options)
+    if isolation != "inprocess":
+        raise ValueError(f"isolation must be 'inprocess' or 'process', got {isolation!r}")
     trusted_keys = options.pop("trusted_keys", None)
     if isinstance(artifact, Artifact):
         art = artifact
