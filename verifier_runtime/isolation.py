@@ -35,6 +35,7 @@ from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from verifier_runtime.triple import _as_text as _text
 from verifier_runtime.types import Verdict
 
 __all__ = ["DEFAULT_MEMORY_MB", "ProcessIsolatedVerifier"]
@@ -302,14 +303,3 @@ class ProcessIsolatedVerifier:
         except Exception:  # noqa: BLE001
             pass
 
-
-def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "replace")
-    if isinstance(value, int | float | bool):
-        return str(value)
-    return ""
