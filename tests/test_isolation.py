@@ -21,7 +21,7 @@ def isolated():
 
 
 def _pids(v) -> list[int]:
-    return [w.proc.pid for w in list(v._idle.queue)]
+    return v.worker_pids()
 
 
 def test_same_verdicts_as_in_process(isolated):
@@ -85,3 +85,33 @@ def test_a_crashed_worker_is_replaced(isolated):
             break
         time.sleep(0.5)
     assert v.correct is True
+
+
+def test_callers_get_workers_first_come_first_served(isolated):
+    """Two busy callers returning and retaking workers must not starve a third one."""
+    import threading
+
+    deadline = time.monotonic() + 60
+    while len(_pids(isolated)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    stop = threading.Event()
+
+    def busy() -> None:
+        while not stop.is_set():
+            isolated.verify("What is 2+2?", "4", "The answer is 4")
+
+    threads = [threading.Thread(target=busy) for _ in range(2)]
+    for t in threads:
+        t.start()
+    try:
+        worst = 0.0
+        for _ in range(30):
+            t0 = time.monotonic()
+            v = isolated.verify("Capital?", "Paris", "Paris")
+            worst = max(worst, time.monotonic() - t0)
+            assert v.decided_by != "error", v.reason
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(10)
+    assert worst < 0.5, worst

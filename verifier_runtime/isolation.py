@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import os
 import pickle
-import queue
 import select
 import struct
 import subprocess
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -152,6 +152,48 @@ class _Worker:
                 pass
 
 
+class _FairPool:
+    """Idle workers handed out first come, first served: a caller that returns a worker cannot
+    take it straight back while another caller waits (a plain queue lets it, and starves the
+    waiter)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._idle: deque[_Worker] = deque()
+        self._waiters: deque[list] = deque()  # [event, worker or None]
+
+    def acquire(self, timeout: float) -> _Worker | None:
+        with self._lock:
+            if self._idle and not self._waiters:
+                return self._idle.popleft()
+            waiter: list = [threading.Event(), None]
+            self._waiters.append(waiter)
+        waiter[0].wait(max(0.0, timeout))
+        with self._lock:
+            if waiter[1] is None:
+                self._waiters.remove(waiter)
+            return waiter[1]
+
+    def release(self, worker: _Worker) -> None:
+        with self._lock:
+            if self._waiters:
+                waiter = self._waiters.popleft()
+                waiter[1] = worker
+                waiter[0].set()
+            else:
+                self._idle.append(worker)
+
+    def drain(self) -> list[_Worker]:
+        with self._lock:
+            out = list(self._idle)
+            self._idle.clear()
+        return out
+
+    def pids(self) -> list[int]:
+        with self._lock:
+            return [w.proc.pid for w in self._idle]
+
+
 class ProcessIsolatedVerifier:
     """The :class:`~verifier_runtime.verifier.Verifier` interface, verifying in worker processes."""
 
@@ -187,7 +229,7 @@ class ProcessIsolatedVerifier:
         self.memory_mb = int(memory_mb)
         self.processes = max(1, int(processes or min(4, os.cpu_count() or 1)))
         self._spec = (art, worker_fallback, worker_options, self.memory_mb)
-        self._idle: queue.Queue[_Worker] = queue.Queue()
+        self._idle = _FairPool()
         self._lock = threading.Lock()
         self._closed = False
         self._short = 0
@@ -195,7 +237,7 @@ class ProcessIsolatedVerifier:
         workers = [self._new_worker() for _ in range(self.processes)]
         for w in workers:
             w.wait_ready(_START_TIMEOUT_S)
-            self._idle.put(w)
+            self._idle.release(w)
 
     def _new_worker(self) -> _Worker:
         return _Worker(self._spec)  # a fresh interpreter: no threads or locks inherited
@@ -217,7 +259,7 @@ class ProcessIsolatedVerifier:
             if self._closed:
                 w.kill()
             else:
-                self._idle.put(w)
+                self._idle.release(w)
 
         threading.Thread(target=start, name="autoverifier-respawn", daemon=True).start()
 
@@ -233,9 +275,8 @@ class ProcessIsolatedVerifier:
             short, self._short = self._short, 0
         for _ in range(short):  # respawns that failed earlier: try again
             self._spawn_async()
-        try:
-            worker = self._idle.get(timeout=max(0.0, deadline - time.monotonic()))
-        except queue.Empty:
+        worker = self._idle.acquire(deadline - time.monotonic())
+        if worker is None:
             return self._error("limit:no_free_worker", t0)
         q, r, s = (_text(v) for v in (question, reference, response))
         try:
@@ -249,7 +290,7 @@ class ProcessIsolatedVerifier:
         except (EOFError, OSError, BrokenPipeError):
             self._replace(worker)
             return self._error("limit:worker_crashed", t0)
-        self._idle.put(worker)
+        self._idle.release(worker)
         d["trace"] = tuple(tuple(t) for t in d.get("trace", ()))
         verdict = Verdict(**d)
         if self._remote is not None and verdict.correct is None and verdict.decided_by == "none":
@@ -280,16 +321,16 @@ class ProcessIsolatedVerifier:
     def close(self) -> None:
         """Stop every worker."""
         self._closed = True
-        while True:
-            try:
-                w = self._idle.get_nowait()
-            except queue.Empty:
-                break
+        for w in self._idle.drain():
             try:
                 w.send(None)
             except OSError:
                 pass
             w.kill()
+
+    def worker_pids(self) -> list[int]:
+        """Process ids of the idle workers."""
+        return self._idle.pids()
 
     def __enter__(self) -> ProcessIsolatedVerifier:
         return self
