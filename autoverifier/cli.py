@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "autoverifier.cmd_construct",  # construct, demo
     "autoverifier.cmd_eval",  # eval, report
     "autoverifier.cmd_serve",  # serve
+    "autoverifier.cmd_rules",  # rules list | show | explain | test | activate | retire | restore | diff | build | snapshot
 )
 
 for _name in COMMAND_MODULES:

@@ -26,7 +26,7 @@ DEMO_TRIPLES = [
 
 def _round_table(summaries: list[dict]) -> Table:
     t = Table(title="Construction rounds")
-    for col in ("round", "release", "coverage", "direct errors", "direct precision", "accuracy",
+    for col in ("round", "round build", "coverage", "direct errors", "direct precision", "accuracy",
                 "fallback calls", "accepted", "rejected", "seconds"):
         t.add_column(col, justify="right")
     for s in summaries:
@@ -62,7 +62,7 @@ def register(app: typer.Typer) -> None:
         rounds: int | None = typer.Option(None, "--rounds", "-n", min=1, help="Rounds to run (default: config)."),
         api_url: str | None = typer.Option(None, "--api-url", help="A Prefect server to run against."),
     ) -> None:
-        """Run construction rounds (Prefect flows) and freeze a new release after each."""
+        """Run construction rounds (Prefect flows): each proposes preview modules in the rule bank's source."""
         if not config.is_file():
             err.print(f"[red]config not found: {config}[/red]")
             raise typer.Exit(2)
@@ -77,9 +77,11 @@ def register(app: typer.Typer) -> None:
         config: Path = typer.Option(Path("configs/demo.yaml"), "--config", "-c"),
         rounds: int | None = typer.Option(None, "--rounds", "-n", min=1),
     ) -> None:
-        """A demo construction on the embedded defaults, then a few verifications with the new release."""
+        """A demo construction on the embedded defaults, then a few verifications with its last round build."""
         from tasks.construct.config import ConstructConfig
-        from verifier_runtime import load_verifier, newest_release
+        from tasks.construct.round import round_builds
+        from tasks.rulebank.source import RuleBank
+        from verifier_runtime import load_verifier
 
         cfg = ConstructConfig.from_yaml(config)
         summaries = run_construct(str(config), rounds, None)
@@ -87,13 +89,19 @@ def register(app: typer.Typer) -> None:
         data = summaries[-1]["data"] if summaries else "unknown"
         err.print(f"Construction data used: {data} "
                   f"({'real construction data from the shared folder' if data == 'sources' else 'the built-in constructed examples (shared folder not found)'}).")
-        release = newest_release(cfg.path(cfg.rulebank))
-        v = load_verifier(release, fallback="offline")
-        t = Table(title=f"Verifying with release {v.artifact_version} ({len(v.modules)} modules)")
+        bank = RuleBank(cfg.path(cfg.rulebank))
+        builds = round_builds(bank)
+        if not builds:
+            err.print("[red]no round build was written[/red]")
+            raise typer.Exit(1)
+        v = load_verifier(builds[-1], fallback="offline")
+        t = Table(title=f"Verifying with round build {v.artifact_version} ({len(v.modules)} modules, preview: not a release)")
         for col in ("question", "reference", "response", "correct", "decided by", "reason"):
             t.add_column(col, overflow="fold")
         for q, r, s in DEMO_TRIPLES:
             vd = v.verify(q, r, s)
             t.add_row(q[:50], r, s[:60], str(vd.correct), vd.decided_by, vd.reason)
         out.print(t)
-        out.print(f"Release written to {release}")
+        out.print(f"Proposed modules (preview) are in {bank.modules_dir}. Review them with "
+                  f"`autoverifier rules list --rulebank {bank.root}` and `rules show ID`; a reviewed "
+                  f"`rules activate ID --why ...` then `rules build` makes a release.")

@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from verifier_runtime.paths import SOURCE_ROOT
+
+REPO_ROOT = SOURCE_ROOT  # the checkout's root: configs/, rulebank/ and data/ sit here
 
 
 def repo_path(path: str | os.PathLike[str]) -> Path:

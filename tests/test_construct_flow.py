@@ -11,8 +11,13 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
 import yaml
 
+from tasks.construct.round import round_builds
+from tasks.rulebank import lifecycle
+from tasks.rulebank.build import build, check_modules, failures
+from tasks.rulebank.source import RuleBank, RuleBankError
 from verifier_runtime import load_verifier
 from verifier_runtime.artifact import load_artifact, newest_release
 
@@ -87,19 +92,36 @@ def test_round_accepts_and_rejects_with_reasons(prefect_harness, tmp_path: Path)
     assert summary["after"]["direct_errors"] == 0
 
     rb = tmp_path / "rulebank"
-    release = newest_release(rb)
-    assert release is not None and release.name == summary["release"] == "r0001"
+    assert newest_release(rb) is None  # construction writes no release: it proposes
+    builds = round_builds(RuleBank(rb))
+    assert [b.name for b in builds] == [summary["release"]] == ["r0001"]
+    release = builds[-1]
     art = load_artifact(release)
     cards = [json.loads(t) for p, t in art.files.items() if p.startswith("cards/")]
-    alias_cards = [c for c in cards if c["template"] == "alias_match" and c["status"] == "accepted"]
+    alias_cards = [c for c in cards if c["template"] == "alias_match"]
     assert alias_cards, [c["template"] for c in cards]
-    assert alias_cards[0]["replay_evidence"]["full_replay"]["new_direct_errors"] == 0
+    assert alias_cards[0]["evidence"]["full_replay"]["new_direct_errors"] == 0
     assert alias_cards[0]["audit"]["passed"] is True
 
-    rejected = [json.loads(p.read_text()) for p in (rb / "rejected" / "round-001").glob("*.json")]
+    # the proposals sit in the source as preview modules, with their cases; they pass them
+    bank = RuleBank(rb)
+    proposed = bank.modules()
+    assert proposed and {m.status for m in proposed} == {"preview"}
+    alias = next(m for m in proposed if m.card["template"] == "alias_match")
+    assert alias.cases and not failures(check_modules([alias]))
+    assert "counterexamples" not in json.dumps(alias.card["learned"])  # evidence as figures, not positions
+    # only a reviewed activation makes a release, built from the source
+    with pytest.raises(RuleBankError, match="no active module"):
+        build(bank)
+    bank.save(alias.with_card(lifecycle.activate(alias.card, "reviewed in the test")))
+    built = build(bank)
+    assert [e.id for e in load_artifact(built.path).modules] == [alias.id]
+
+    rejected = [m.card for m in bank.rejected()]
     replay_rejects = [c for c in rejected if c["stage"] == "full_replay"]
-    assert replay_rejects, [(c["stage"], c["reason"]) for c in rejected]
-    assert "new direct errors" in replay_rejects[0]["reason"]
+    assert replay_rejects, [(c["stage"], c["why"]) for c in rejected]
+    assert "new direct errors" in replay_rejects[0]["why"]
+    assert all(c["status"] == "rejected" for c in rejected)
 
     v = load_verifier(release, fallback="offline")
     ok = v.verify(PEOPLE[0][0], PEOPLE[0][1], "It was M. Ellison.")

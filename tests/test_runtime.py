@@ -180,7 +180,8 @@ def test_default_release_is_newest_shipped() -> None:
 def test_verdict_fields_and_to_dict() -> None:
     v = load_verifier(fallback="offline")
     d = v.verify("What is 2+2?", "4", "The answer is $\\boxed{4}$.").to_dict()
-    assert set(d) == {"correct", "decided_by", "reason", "fallback_called", "artifact_version", "elapsed_ms"}
+    assert set(d) == {"correct", "decided_by", "reason", "fallback_called", "artifact_version", "elapsed_ms",
+                      "artifact_warning"}
     assert d["correct"] is True
 
 
@@ -205,7 +206,7 @@ def test_release_write_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     root = tmp_path / "rb"
     build_release(root / "releases" / "r0001", [("m1", "g", module_source("m1", "return Decision.abstain()"), 1)])
     calls = {"n": 0}
-    real_write = Path.write_text
+    real_write = Path.write_bytes
 
     def failing_write(self, *a, **kw):
         calls["n"] += 1
@@ -213,7 +214,7 @@ def test_release_write_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
             raise OSError("disk full")
         return real_write(self, *a, **kw)
 
-    monkeypatch.setattr(Path, "write_text", failing_write)
+    monkeypatch.setattr(Path, "write_bytes", failing_write)
     with pytest.raises(OSError, match="disk full"):
         build_release(root / "releases" / "r0002", [("m1", "g", module_source("m1", "return Decision.abstain()"), 1),
                                                      ("m2", "g", module_source("m2", "return Decision.abstain()"), 2)],

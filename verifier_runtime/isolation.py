@@ -199,14 +199,16 @@ class ProcessIsolatedVerifier:
 
     def __init__(self, artifact: Any = None, fallback: Any = "offline", *, processes: int | None = None,
                  memory_mb: int = DEFAULT_MEMORY_MB, grace_s: float = DEFAULT_GRACE_S, **options: Any) -> None:
-        from verifier_runtime.artifact import empty_release_manifest, load_artifact, newest_release
+        from verifier_runtime.artifact import load_artifact, shipped_release
         from verifier_runtime.fallback import make_fallback
         from verifier_runtime.limits import DEFAULT_CALL_BUDGET_S, DEFAULT_REMOTE_CALL_BUDGET_S
+        from verifier_runtime.verifier import default_fallback
 
-        art = artifact if hasattr(artifact, "manifest") else (
-            load_artifact(artifact, trusted_keys=options.get("trusted_keys")) if artifact is not None else
-            (load_artifact(newest_release(), trusted_keys=options.get("trusted_keys")) if newest_release() else
-             empty_release_manifest()))
+        keys = options.get("trusted_keys")
+        art = artifact if hasattr(artifact, "manifest") else load_artifact(
+            shipped_release() if artifact is None else artifact, trusted_keys=keys)
+        if fallback is None:
+            fallback = default_fallback(art)
         self.artifact = art  # manifest and sources only: no module code runs in this process
         self.artifact_version = art.version
         self.modules = tuple(art.modules)

@@ -63,7 +63,11 @@ class FallbackResult:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """The verifier's answer for one (question, reference, response) triple."""
+    """The verifier's answer for one (question, reference, response) triple.
+
+    ``artifact_warning`` is empty unless the release was loaded under conditions it was not
+    validated with (a different answer toolkit): then it says so on every verdict.
+    """
 
     correct: bool | None
     decided_by: str
@@ -72,6 +76,7 @@ class Verdict:
     artifact_version: str
     elapsed_ms: float
     trace: tuple[tuple[str, str, str], ...] = field(default=(), compare=False, repr=False)
+    artifact_warning: str = field(default="", compare=False)
 
     def to_dict(self, *, with_trace: bool = False) -> dict[str, Any]:
         d = asdict(self)

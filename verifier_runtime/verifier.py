@@ -1,31 +1,34 @@
-"""The frozen-inference verifier: code modules in priority order, then the fallback."""
+"""The frozen-inference verifier: a release's code modules through the cascade, then the fallback.
+
+The cascade itself (order, first direct decision, budgets, size limits) is
+:mod:`verifier_runtime.cascade`, shared with construction replay and validation.
+"""
 
 from __future__ import annotations
 
 import os
-import re
 import time
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
 from verifier_runtime.artifact import (
+    LOCAL_FALLBACKS,
     Artifact,
     ArtifactError,
     ModuleEntry,
-    empty_release_manifest,
     load_artifact,
-    newest_release,
+    shipped_release,
 )
-from verifier_runtime.fallback.base import Fallback
+from verifier_runtime.cascade import Cascade, CascadeRun, judge_with_fallback, run_decide
+from verifier_runtime.fallback.base import Fallback, as_fallback
 from verifier_runtime.limits import (
     DEFAULT_CALL_BUDGET_S,
     DEFAULT_MODULE_BUDGET_S,
     DEFAULT_REMOTE_CALL_BUDGET_S,
     BudgetExceeded,
-    call_in_pool,
-    call_with_budget,
     end_limit_notes,
     remaining,
     start_limit_notes,
@@ -33,9 +36,9 @@ from verifier_runtime.limits import (
 from verifier_runtime.triple import Triple
 from verifier_runtime.types import ABSTAIN, Decision, FallbackResult, Verdict
 
-_REASON_CODE = re.compile(r"[A-Za-z0-9_:.+\-=/]{0,80}")
-
 ModuleInfo = ModuleEntry  # what ``Verifier.modules`` lists: the manifest entry of each loaded module
+
+__all__ = ["ModuleInfo", "Verifier", "judge_with_fallback", "load_verifier", "run_decide"]
 
 
 @dataclass(frozen=True)
@@ -61,66 +64,6 @@ def _load_modules(artifact: Artifact, exclude_groups: frozenset[str]) -> tuple[L
     return tuple(out)
 
 
-def run_decide(decide: Any, x: Triple, budget_s: float, *, strict: bool = False, module_id: str = "",
-               call_deadline: float | None = None) -> Decision:
-    """Run one module's ``decide`` under its time budget; errors and overruns become abstentions.
-
-    ``call_deadline`` (``time.monotonic`` clock): the whole call's deadline, which caps the
-    module's budget; an overrun past it is reported as ``budget_exhausted``.
-    """
-    if call_deadline is not None:
-        budget_s = min(budget_s, call_deadline - time.monotonic())
-    try:
-        d = call_with_budget(budget_s, decide, x)
-    except BudgetExceeded:
-        if strict:
-            raise
-        left = remaining()
-        spent = (left is not None and left <= 0) or (call_deadline is not None and time.monotonic() >= call_deadline)
-        return Decision(ABSTAIN, "budget_exhausted" if spent else "module_timeout")
-    except Exception as e:
-        if strict:
-            raise
-        return Decision(ABSTAIN, f"module_error:{type(e).__name__}")
-    if not isinstance(d, Decision) or d.label not in ("PASS", "FAIL", "ABSTAIN"):
-        if strict:
-            raise TypeError(f"module {module_id} returned {d!r}, not a Decision")
-        return Decision(ABSTAIN, "module_bad_return")
-    if type(d.reason) is not str or not _REASON_CODE.fullmatch(d.reason):
-        # a reason is a short code; anything else (long, free text, computed from the input or
-        # the host) never reaches the caller
-        return Decision(d.label, "module_reason_refused")
-    return d
-
-
-def judge_with_fallback(fallback: Fallback, x: Triple, *, guidance: str, budget_s: float,
-                        strict: bool = False, wait_s: float | None = None) -> FallbackResult:
-    """Ask ``fallback`` about ``x``. An in-process judge runs under the time budget and reuses
-    the triple's parsed views; errors and overruns become an undecided result (``strict`` raises).
-    A networked judge is bounded by its own timeouts, and with ``wait_s`` the caller waits at most
-    that long (the request then finishes on a pooled thread; its answer still reaches the judge's cache)."""
-    try:
-        if budget_s <= 0 or (wait_s is not None and wait_s <= 0):
-            return FallbackResult(None, "budget_exhausted")
-        if getattr(fallback, "local", False):
-            if hasattr(fallback, "judge_triple"):
-                return call_with_budget(budget_s, fallback.judge_triple, x)
-            return call_with_budget(budget_s, lambda t: fallback.judge(t.question, t.reference, t.response,
-                                                                       guidance=guidance), x)
-        if wait_s is not None:
-            return call_in_pool(wait_s, lambda t: fallback.judge(t.question, t.reference, t.response,
-                                                                 guidance=guidance), x)
-        return fallback.judge(x.question, x.reference, x.response, guidance=guidance)
-    except BudgetExceeded:
-        if strict:
-            raise
-        return FallbackResult(None, "fallback_timeout")
-    except Exception as e:
-        if strict:
-            raise
-        return FallbackResult(None, f"fallback_error:{type(e).__name__}")
-
-
 class Verifier:
     """Verify (question, reference, response) triples with a frozen artifact.
 
@@ -140,16 +83,18 @@ class Verifier:
         strict: bool = False,
         exclude_groups: Iterable[str] = (),
         warmup: bool = True,
+        check_toolkit: bool = True,
     ) -> None:
         if warmup:
             from verifier_runtime.toolkit import warm_up
 
             warm_up()
         self.artifact = artifact
-        self.fallback = fallback
+        self.guidance = artifact.guidance
+        self.fallback = None if fallback is None else as_fallback(fallback, guidance=self.guidance)
         # One budget for the whole call: modules, then the judge, never more than ``budget_s`` in
         # all. A networked judge needs seconds, so its default whole-call budget is larger.
-        remote = fallback is not None and not getattr(fallback, "local", False)
+        remote = self.fallback is not None and not self.fallback.local
         default = DEFAULT_REMOTE_CALL_BUDGET_S if remote else DEFAULT_CALL_BUDGET_S
         self.budget_s = float(default if budget_s is None else budget_s)
         self.module_budget_s = float(module_budget_s)
@@ -158,7 +103,39 @@ class Verifier:
         self.strict = bool(strict)
         self.exclude_groups = frozenset(exclude_groups)
         self._modules = _load_modules(artifact, self.exclude_groups)
-        self.guidance = artifact.guidance
+        self.cascade = Cascade([(m.info.id, m.decide) for m in self._modules], module_budget_s=self.module_budget_s,
+                               strict=self.strict)
+        self.artifact_warning = self._toolkit_check() if check_toolkit else ""
+
+    def _toolkit_check(self) -> str:
+        """Compare the release's recorded toolkit fingerprint with this runtime's (see
+        :mod:`verifier_runtime.fingerprint`): a mismatch warns, or refuses with ``strict``."""
+        from verifier_runtime.fingerprint import ToolkitMismatchWarning, mismatch
+
+        message = mismatch(self.artifact.manifest.get("toolkit"), self.artifact.version, self.probe_verdicts)
+        if message and self.strict:
+            raise ArtifactError(f"{message}; strict=True refuses a release validated with another toolkit")
+        if message:
+            warnings.warn(message, ToolkitMismatchWarning, stacklevel=3)
+        return message
+
+    def probe_verdicts(self) -> list[tuple[str, str, str]]:
+        """``(decided_by, label, reason)`` of this release's modules (every group, no judge) on
+        the fixed probe set: what the toolkit fingerprint records."""
+        from verifier_runtime.fingerprint import probe_set
+
+        cascade = self.cascade
+        if self.exclude_groups:
+            cascade = Cascade([(m.info.id, m.decide) for m in _load_modules(self.artifact, frozenset())],
+                              module_budget_s=self.module_budget_s)
+        out = []
+        for q, r, s in probe_set():
+            run = cascade.run(Triple(q, r, s), time.monotonic() + 3600.0)
+            if run.decision is None:
+                out.append(("none", ABSTAIN, ""))
+            else:
+                out.append((cascade.ids[run.decided], run.decision.label, run.decision.reason))
+        return out
 
     # --- introspection ----------------------------------------------------------------
     @property
@@ -170,7 +147,7 @@ class Verifier:
         return tuple(m.info for m in self._modules)
 
     def module_callables(self) -> list[tuple[ModuleInfo, Any]]:
-        """``(info, decide)`` for each loaded module in priority order (for replay analysis)."""
+        """``(info, decide)`` for each loaded module in priority order."""
         return [(m.info, m.decide) for m in self._modules]
 
     @property
@@ -178,67 +155,47 @@ class Verifier:
         return "none" if self.fallback is None else self.fallback.name
 
     # --- the cascade ------------------------------------------------------------------
-    def _run_module(self, mod: LoadedModule, x: Triple) -> Decision:
-        return run_decide(mod.decide, x, self.module_budget_s, strict=self.strict, module_id=mod.info.id)
-
-    def _deadline(self) -> float:
-        """The whole call's deadline (``time.monotonic`` clock), tightened by any enclosing budget."""
+    def deadline(self) -> float:
+        """A call's deadline starting now (``time.monotonic`` clock), tightened by any enclosing budget."""
         deadline = time.monotonic() + self.budget_s
         outer = remaining()
         return deadline if outer is None else min(deadline, time.monotonic() + outer)
 
-    def _cascade(self, x: Triple, *, first_only: bool = True,
-                 deadline: float | None = None) -> tuple[LoadedModule | None, Decision | None, list]:
-        """Modules in order until the first direct decision. Each module runs under its own
-        hard budget, capped by what is left of the call's budget (and of any enclosing one)."""
-        trace: list[tuple[str, str, str]] = []
-        if x.oversized:
-            return None, None, [("*", ABSTAIN, "input_too_large")]
-        if deadline is None:
-            deadline = self._deadline()
-        try:
-            for mod in self._modules:
-                if time.monotonic() >= deadline:
-                    trace.append(("*", ABSTAIN, "budget_exhausted"))
-                    break
-                d = run_decide(mod.decide, x, self.module_budget_s, strict=self.strict, module_id=mod.info.id,
-                               call_deadline=deadline)
-                trace.append((mod.info.id, d.label, d.reason))
-                if d.direct and first_only:
-                    return mod, d, trace
-        except BudgetExceeded:  # an enclosing budget's interrupt, between modules
-            if self.strict:
-                raise
-            trace.append(("*", ABSTAIN, "budget_exhausted"))
-        return None, None, trace
+    def run_cascade(self, x: Triple, deadline: float | None = None, *, exhaustive: bool = False) -> CascadeRun:
+        """``x`` through the modules (see :class:`~verifier_runtime.cascade.Cascade`)."""
+        return self.cascade.run(x, self.deadline() if deadline is None else deadline, exhaustive=exhaustive)
 
-    def _fallback_result(self, x: Triple, left_s: float | None = None) -> FallbackResult:
+    def fallback_result(self, x: Triple, left_s: float | None = None) -> FallbackResult:
         """The judge on ``x`` with ``left_s`` seconds left of the call's budget (``None``: all of it)."""
         assert self.fallback is not None
         left = self.budget_s if left_s is None else left_s
         return judge_with_fallback(self.fallback, x, guidance=self.guidance, budget_s=min(self.fallback_budget_s, left),
                                    strict=self.strict, wait_s=left)
 
-    def _verdict_from_fallback(self, res: FallbackResult, trace: list, t0: float) -> Verdict:
+    def _verdict(self, correct: bool | None, decided_by: str, reason: str, fallback_called: bool, t0: float,
+                 trace: Sequence[tuple[str, str, str]] = ()) -> Verdict:
+        return Verdict(correct, decided_by, reason, fallback_called, self.artifact.version,
+                       (time.perf_counter() - t0) * 1000.0, tuple(trace), self.artifact_warning)
+
+    def _decided(self, run: CascadeRun, t0: float) -> Verdict:
+        assert run.decision is not None and run.decided is not None
+        return self._verdict(run.decision.correct, self.cascade.ids[run.decided], run.decision.reason, False, t0,
+                             run.trace)
+
+    def _verdict_from_fallback(self, res: FallbackResult, trace: Sequence[tuple[str, str, str]], t0: float) -> Verdict:
         correct = res.correct
         reason = res.reason or ""
         if correct is None:
             # An undecided judge counts as incorrect, as the benchmarks score unparseable judgments.
             correct, reason = False, f"fallback_undecided:{reason}"
-        return Verdict(
-            correct=correct,
-            decided_by=f"fallback:{self.fallback_name}",
-            reason=reason,
-            fallback_called=True,
-            artifact_version=self.artifact.version,
-            elapsed_ms=(time.perf_counter() - t0) * 1000.0,
-            trace=tuple(trace),
-        )
+        return self._verdict(correct, f"fallback:{self.fallback_name}", reason, True, t0, trace)
 
-    def _abstained(self, trace: list, t0: float) -> Verdict:
+    def _abstained(self, trace: Sequence[tuple[str, str, str]], t0: float) -> Verdict:
         last = next((r for (_m, label, r) in reversed(trace) if label == ABSTAIN and r), "all_modules_abstained")
-        return Verdict(None, "none", f"abstain:{last}" if trace else "abstain:no_modules", False,
-                       self.artifact.version, (time.perf_counter() - t0) * 1000.0, tuple(trace))
+        return self._verdict(None, "none", f"abstain:{last}" if trace else "abstain:no_modules", False, t0, trace)
+
+    def _error(self, reason: str, t0: float, trace: Sequence[tuple[str, str, str]] = ()) -> Verdict:
+        return self._verdict(None if self.fallback is None else False, "error", reason, False, t0, trace)
 
     def verify(self, question: Any, reference: Any, response: Any) -> Verdict:
         """Verify one triple. Never raises (unless ``strict=True``)."""
@@ -252,20 +209,18 @@ class Verifier:
     def _verify(self, question: Any, reference: Any, response: Any) -> Verdict:
         t0 = time.perf_counter()
         try:
-            deadline = self._deadline()
+            deadline = self.deadline()
             x = Triple(question, reference, response)
-            mod, d, trace = self._cascade(x, deadline=deadline)
-            if mod is not None and d is not None:
-                return Verdict(d.correct, mod.info.id, d.reason, False, self.artifact.version,
-                               (time.perf_counter() - t0) * 1000.0, tuple(trace))
+            run = self.cascade.run(x, deadline)
+            if run.decision is not None:
+                return self._decided(run, t0)
             if self.fallback is None:
-                return self._abstained(trace, t0)
-            return self._verdict_from_fallback(self._fallback_result(x, deadline - time.monotonic()), trace, t0)
+                return self._abstained(run.trace, t0)
+            return self._verdict_from_fallback(self.fallback_result(x, deadline - time.monotonic()), run.trace, t0)
         except (Exception, BudgetExceeded) as e:
             if self.strict:
                 raise
-            return Verdict(None if self.fallback is None else False, "error", f"internal_error:{type(e).__name__}",
-                           False, self.artifact.version, (time.perf_counter() - t0) * 1000.0)
+            return self._error(f"internal_error:{type(e).__name__}", t0)
 
     def verify_batch(self, rows: Iterable[Mapping[str, Any]], workers: int = 1) -> list[Verdict]:
         """Verify many triples; results keep the input order.
@@ -277,19 +232,18 @@ class Verifier:
         t0s = [0.0] * len(rows)
         spent = [0.0] * len(rows)  # each row's module time: its judge gets the rest of its budget
 
-        def first_pass(i: int):
+        def first_pass(i: int) -> tuple[CascadeRun | None, Triple | None, str]:
             t0s[i] = time.perf_counter()
             row = rows[i]
             try:
                 x = Triple(row.get("question"), row.get("reference"), row.get("response"))
-                mod, d, trace = self._cascade(x)
+                return self.cascade.run(x, self.deadline()), x, ""
             except (Exception, BudgetExceeded) as e:
                 if self.strict:
                     raise
-                return None, None, [("*", ABSTAIN, f"internal_error:{type(e).__name__}")], None
+                return None, None, f"internal_error:{type(e).__name__}"
             finally:
                 spent[i] = time.perf_counter() - t0s[i]
-            return mod, d, trace, x
 
         workers = max(1, min(int(workers or 1), 64))
         if workers == 1 or len(rows) < 2:
@@ -299,29 +253,29 @@ class Verifier:
                 firsts = list(pool.map(first_pass, range(len(rows))))
         out: list[Verdict | None] = [None] * len(rows)
         pending: list[int] = []
-        for i, (mod, d, trace, x) in enumerate(firsts):
-            if mod is not None and d is not None:
-                out[i] = Verdict(d.correct, mod.info.id, d.reason, False, self.artifact.version,
-                                 (time.perf_counter() - t0s[i]) * 1000.0, tuple(trace))
-            elif x is None:
-                out[i] = Verdict(None if self.fallback is None else False, "error", trace[-1][2], False,
-                                 self.artifact.version, (time.perf_counter() - t0s[i]) * 1000.0, tuple(trace))
+        for i, (run, x, error) in enumerate(firsts):
+            if run is None or x is None:
+                out[i] = self._error(error, t0s[i], (("*", ABSTAIN, error),))
+            elif run.decision is not None:
+                out[i] = self._decided(run, t0s[i])
             elif self.fallback is None:
-                out[i] = self._abstained(trace, t0s[i])
+                out[i] = self._abstained(run.trace, t0s[i])
             else:
                 pending.append(i)
         if pending:
-            results = self._fallback_batch([firsts[i][3] for i in pending], workers,
+            results = self._fallback_batch([firsts[i][1] for i in pending], workers,  # type: ignore[misc]
                                            [self.budget_s - spent[i] for i in pending])
             for i, res in zip(pending, results, strict=True):
-                out[i] = self._verdict_from_fallback(res, firsts[i][2], t0s[i])
+                run = firsts[i][0]
+                assert run is not None
+                out[i] = self._verdict_from_fallback(res, run.trace, t0s[i])
         return [v for v in out if v is not None]
 
     def _fallback_batch(self, triples: Sequence[Triple], workers: int,
                         left_s: Sequence[float]) -> list[FallbackResult]:
         assert self.fallback is not None
-        if getattr(self.fallback, "local", False):
-            return [self._fallback_result(x, left) for x, left in zip(triples, left_s, strict=True)]
+        if self.fallback.local:
+            return [self.fallback_result(x, left) for x, left in zip(triples, left_s, strict=True)]
         try:
             return list(self.fallback.judge_batch([(x.question, x.reference, x.response) for x in triples],
                                                   guidance=self.guidance, workers=workers))
@@ -331,11 +285,8 @@ class Verifier:
             return [FallbackResult(None, f"fallback_error:{type(e).__name__}") for _ in triples]
 
     def decide_all(self, question: Any, reference: Any, response: Any) -> list[tuple[str, Decision]]:
-        """Every module's decision on one triple, without short-circuit (for replay analysis)."""
-        x = Triple(question, reference, response)
-        if x.oversized:
-            return [(m.info.id, Decision(ABSTAIN, "input_too_large")) for m in self._modules]
-        return [(m.info.id, self._run_module(m, x)) for m in self._modules]
+        """Every module's decision on one triple, without short-circuit (``rules explain``)."""
+        return self.cascade.decide_all(Triple(question, reference, response))
 
 
 def _with_limit_notes(verdict: Verdict, notes: list[str]) -> Verdict:
@@ -348,6 +299,19 @@ def _with_limit_notes(verdict: Verdict, notes: list[str]) -> Verdict:
     return replace(verdict, reason=reason, trace=trace)
 
 
+def default_fallback(artifact: Artifact) -> str:
+    """The judge used when the caller names none: the release's ``fallback_defaults`` if it
+    is an in-process one, else ``offline``. A release never switches the caller to a networked
+    judge (and so to sending triples over the network) that the caller did not ask for."""
+    name = str(artifact.fallback_defaults.get("name", "offline"))
+    if name in LOCAL_FALLBACKS:
+        return name
+    warnings.warn(f"release {artifact.version} names the networked judge {name!r} as its default; a release "
+                  f"cannot choose a networked judge, so the offline judge is used (pass fallback={name!r} to "
+                  "load_verifier to use it)", UserWarning, stacklevel=3)
+    return "offline"
+
+
 def load_verifier(
     artifact: str | os.PathLike[str] | Artifact | None = None,
     fallback: str | Fallback | None = None,
@@ -355,13 +319,14 @@ def load_verifier(
 ) -> Verifier:
     """Load a frozen release and return a :class:`Verifier`.
 
-    ``artifact``: a release directory or ``.tar.gz``; ``None`` loads the newest release in
-    the rule bank (an empty-library release if there is none). ``fallback``: ``"none"``
-    (abstentions surface as ``correct=None``), ``"offline"`` (default), ``"openai"``,
-    ``"anthropic"``, or any object implementing the ``Fallback`` protocol. Other options:
-    ``budget_s`` (the whole call, modules and judge: 1.5 s, or 60 s with a networked judge),
-    ``module_budget_s``, ``strict``, ``exclude_groups``, ``warmup`` (default True:
-    import sympy and build the unit registry now, outside any call's time budget), and
+    ``artifact``: a release directory or ``.tar.gz``; ``None`` loads the shipped release
+    (:func:`~verifier_runtime.artifact.shipped_release`; an :class:`ArtifactError` when there is
+    none). ``fallback``: ``"none"`` (abstentions surface as ``correct=None``), ``"offline"``
+    (default), ``"openai"``, ``"anthropic"``, or any object implementing the ``Fallback``
+    protocol. Other options: ``budget_s`` (the whole call, modules and judge: 1.5 s, or 60 s
+    with a networked judge), ``module_budget_s``, ``strict`` (raise instead of abstaining; also
+    refuses a release validated with another toolkit), ``exclude_groups``, ``warmup`` (default
+    True: import sympy and build the unit registry now, outside any call's time budget), and
     ``fallback_config`` (a dict passed to the fallback factory), ``trusted_keys`` (Ed25519 public
     keys: the release must be signed by one of them; default ``$AUTOVERIFIER_TRUSTED_KEYS``) and
     ``isolation`` (``"inprocess"``, the default, or ``"process"``: verify in killable worker
@@ -374,22 +339,16 @@ def load_verifier(
     if isolation == "process":
         from verifier_runtime.isolation import ProcessIsolatedVerifier
 
-        return ProcessIsolatedVerifier(artifact, fallback if fallback is not None else "offline", **options)
+        return ProcessIsolatedVerifier(artifact, fallback, **options)
     if isolation != "inprocess":
         raise ValueError(f"isolation must be 'inprocess' or 'process', got {isolation!r}")
     trusted_keys = options.pop("trusted_keys", None)
     if isinstance(artifact, Artifact):
         art = artifact
-    elif artifact is None:
-        newest = newest_release()
-        if newest is None and (trusted_keys or os.environ.get("AUTOVERIFIER_TRUSTED_KEYS")):
-            raise ArtifactError("trusted keys are configured but no release was found (the built-in empty "
-                                "release is not signed)")
-        art = load_artifact(newest, trusted_keys=trusted_keys) if newest is not None else empty_release_manifest()
     else:
-        art = load_artifact(artifact, trusted_keys=trusted_keys)
+        art = load_artifact(shipped_release() if artifact is None else artifact, trusted_keys=trusted_keys)
     fallback_config = dict(options.pop("fallback_config", None) or {})
     if fallback is None:
-        fallback = art.fallback_defaults.get("name", "offline")
+        fallback = default_fallback(art)
     fb = make_fallback(fallback, template=art.template, config=fallback_config)
     return Verifier(art, fb, **options)

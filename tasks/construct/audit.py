@@ -105,9 +105,9 @@ class AuditResult:
 
 
 def _repo_root() -> Path:
-    import verifier_runtime.sandbox as sandbox
+    from verifier_runtime.paths import SOURCE_ROOT
 
-    return Path(sandbox.__file__).resolve().parents[1]
+    return SOURCE_ROOT
 
 
 def _child_env(hash_seed: int) -> dict[str, str]:

@@ -8,6 +8,7 @@ and ``SUPPORT`` / ``COUNTEREXAMPLES`` cases that the test suite replays for ever
 from __future__ import annotations
 
 import ast
+import hashlib
 import pprint
 from dataclasses import dataclass
 from functools import cache
@@ -17,6 +18,7 @@ from typing import Any
 from tasks.construct.templates import TEMPLATE_NAMES
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
+TEMPLATE_ONLY = {"PARAMS", "GRID", "GROUP", "MEANING"}  # template metadata, not part of a module's code
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,12 @@ class Template:
     grid: dict[str, list[Any]]
     source: str
     doc: str
+    meaning: dict[str, str]
+
+    @property
+    def version(self) -> str:
+        """The template's version: the first 12 hex digits of its source's sha256."""
+        return hashlib.sha256(self.source.encode("utf-8")).hexdigest()[:12]
 
 
 @cache
@@ -38,9 +46,10 @@ def load_template(name: str) -> Template:
     consts: dict[str, Any] = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            if node.targets[0].id in ("GROUP", "PARAMS", "GRID"):
+            if node.targets[0].id in ("GROUP", "PARAMS", "GRID", "MEANING"):
                 consts[node.targets[0].id] = ast.literal_eval(node.value)
-    return Template(name, consts["GROUP"], consts["PARAMS"], consts["GRID"], source, ast.get_docstring(tree) or "")
+    return Template(name, consts["GROUP"], consts["PARAMS"], consts["GRID"], source, ast.get_docstring(tree) or "",
+                    consts.get("MEANING", {}))
 
 
 def template_names() -> tuple[str, ...]:
@@ -84,50 +93,33 @@ def render_module(
     counterexamples: list[dict[str, str]],
     revision: int = 1,
 ) -> str:
-    """The full source of a module file for ``template`` with tuned ``params``."""
+    """One self-contained module file for ``template`` with ``params``, composed exactly as a
+    release composes a source module (:func:`tasks.rulebank.source.compose_module`), with
+    ``SUPPORT`` / ``COUNTEREXAMPLES`` lists appended (cases the audit runs)."""
+    from tasks.rulebank.source import SourceModule, compose_module
+
     t = load_template(template)
     unknown = set(params) - set(t.defaults)
     if unknown:
         raise ValueError(f"unknown parameters for {template}: {sorted(unknown)}")
-    full = {**t.defaults, **params}
-    kept, params_at, _ = _strip_assignments(t.source, {"PARAMS", "GRID", "GROUP"})
-    body: list[str] = []
-    for i, ln in enumerate(kept):
-        if i == params_at:
-            body.append(f"PARAMS = {_literal(full)}")
-        elif ln is not None:
-            body.append(ln)
+    card = {"id": module_id, "status": "preview", "title": description, "template": template,
+            "template_version": t.version, "group": t.group, "priority": int(priority), "revision": int(revision),
+            "card_id": card_id, "why": why,
+            "parameters": {k: {"value": v, "meaning": t.meaning.get(k, "")}
+                           for k, v in sorted({**t.defaults, **params}.items())}}
+    source = compose_module(SourceModule(module_id, card, module_code(template)))
+    return source + f"\nSUPPORT = {_literal(support)}\n\nCOUNTEREXAMPLES = {_literal(counterexamples)}\n"
+
+
+def module_code(template: str) -> str:
+    """A template as a module's ``module.py``: its documentation and code, without the template's
+    metadata (``PARAMS``, ``GRID``, ``GROUP``, ``MEANING``); the parameters live on the card."""
+    t = load_template(template)
+    kept, _, doc_end = _strip_assignments(t.source, TEMPLATE_ONLY)
+    body = [ln for ln in kept[doc_end:] if ln is not None]
     while body and not body[0].strip():
         body.pop(0)
-    meta = {
-        "id": module_id,
-        "group": t.group,
-        "priority": int(priority),
-        "card_id": card_id,
-        "template": template,
-        "revision": int(revision),
-        "description": description,
-    }
-    doc = (
-        f'"""{description}\n\n'
-        f"Template: {template} (group {t.group}). {t.doc.splitlines()[0] if t.doc else ''}\n\n"
-        f"Why: {why}\n"
-        f'Card: {card_id}; revision {revision}.\n"""'
-    )
-    parts = [
-        doc,
-        "",
-        *body,
-        "",
-        "",
-        f"MODULE = {_literal(meta)}",
-        "",
-        f"SUPPORT = {_literal(support)}",
-        "",
-        f"COUNTEREXAMPLES = {_literal(counterexamples)}",
-        "",
-    ]
-    return "\n".join(parts)
+    return f'"""{t.doc}\n"""\n\n' + "\n".join(body).rstrip() + "\n"
 
 
 @dataclass(frozen=True)

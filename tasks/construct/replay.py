@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from tasks.construct.state import PoolState
+from verifier_runtime.cascade import first_direct
 from verifier_runtime.triple import Triple
 from verifier_runtime.types import ABSTAIN, PASS
-from verifier_runtime.verifier import Verifier, run_decide
+from verifier_runtime.verifier import Verifier
 
 
 @dataclass
@@ -25,23 +26,22 @@ class ReplayRecord:
 
 
 def replay_rows(verifier: Verifier, rows: Sequence[Sequence[str]]) -> list[dict[str, Any]]:
-    """Replay on raw ``(question, reference, response)`` rows: every module's label, and the
-    fallback's verdict where all abstain. Pure and self-contained, so it runs in any worker."""
-    mods = verifier.module_callables()
+    """Replay on raw ``(question, reference, response)`` rows through the verifier's own cascade
+    (exhaustive: every module's label, for validation), and the fallback's verdict where all
+    abstain, with what is left of the call's budget. The decision and the verdict are exactly
+    ``verifier.verify``'s. Pure and self-contained, so it runs in any worker."""
     out = []
     for q, r, s in rows:
         t0 = time.perf_counter()
+        deadline = verifier.deadline()
         x = Triple(q, r, s)
-        labels, first, reason = [], None, ""
-        for info, decide in mods:
-            d = run_decide(decide, x, verifier.module_budget_s, module_id=info.id)
-            labels.append(d.label)
-            if first is None and d.direct:
-                first, reason = info.id, d.reason
+        run = verifier.run_cascade(x, deadline, exhaustive=True)
+        decided_by = None if run.decided is None else verifier.cascade.ids[run.decided]
         fallback = None
-        if first is None and verifier.fallback is not None:
-            fallback = bool(verifier._fallback_result(x).correct)
-        out.append({"labels": labels, "decided_by": first, "reason": reason, "fallback": fallback,
+        if decided_by is None and verifier.fallback is not None:
+            fallback = bool(verifier.fallback_result(x, deadline - time.monotonic()).correct)
+        out.append({"labels": list(run.labels), "decided_by": decided_by,
+                    "reason": run.decision.reason if run.decision is not None else "", "fallback": fallback,
                     "latency_ms": (time.perf_counter() - t0) * 1000.0})
     return out
 
@@ -75,19 +75,20 @@ def chunk_indices(n: int, chunk_size: int) -> list[list[int]]:
 
 def cascade(order: Sequence[str], decisions: dict[str, list[str]], state: PoolState,
             indices: Sequence[int] | None = None) -> tuple[list[bool], list[str]]:
-    """Final verdicts and deciders for modules in ``order`` over the pool (first direct decision wins)."""
+    """Final verdicts and deciders for modules in ``order`` over the recorded decisions: the
+    runtime cascade's rule (:func:`~verifier_runtime.cascade.first_direct`), the fallback's
+    verdict where every module abstains."""
     idx = range(len(state)) if indices is None else indices
+    columns = [decisions[mid] for mid in order]
     preds, by = [], []
     for i in idx:
-        for mid in order:
-            lab = decisions[mid][i]
-            if lab != ABSTAIN:
-                preds.append(lab == PASS)
-                by.append(mid)
-                break
-        else:
+        k = first_direct(col[i] for col in columns)
+        if k is None:
             preds.append(state.fallback_verdict(i))
             by.append("fallback")
+        else:
+            preds.append(columns[k][i] == PASS)
+            by.append(order[k])
     return preds, by
 
 

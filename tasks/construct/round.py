@@ -13,34 +13,46 @@ them directly::
 from __future__ import annotations
 
 import json
-import os
+import re
 import threading
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from tasks.construct.config import ConstructConfig
 from tasks.construct.draft import Draft, OfflineDrafter
 from tasks.construct.promote import (
-    GROUP_BASE,
     card_record,
     existing_modules,
-    freeze_release,
+    module_cases,
+    module_priority,
+    next_module_id,
+    next_round,
     next_version,
-    pick_cases,
+    rejected_card,
+    retire_replaced,
+    revision_after,
+    source_card,
 )
-from tasks.construct.render import render_module
+from tasks.construct.render import module_code
 from tasks.construct.replay import absorb_replay, cascade, chunk_indices, replay_rows, round_figures
 from tasks.construct.residuals import coverage_groups, find_residuals
 from tasks.construct.state import PoolState
 from tasks.construct.validate import Validation, validate_draft
 from tasks.data.schema import Example
+from tasks.rulebank.build import card_for_release
+from tasks.rulebank.source import RuleBank, RuleBankError, SourceModule, compose_module, module_metadata
 from verifier_runtime.artifact import (
     Artifact,
     ModuleEntry,
+    ReleaseSpec,
     empty_release_manifest,
     load_artifact,
     newest_release,
+    releases_under,
+    shipped_release,
+    write_release,
 )
 from verifier_runtime.fallback import make_fallback
 from verifier_runtime.verifier import Verifier
@@ -78,6 +90,10 @@ class RoundContext:
         self.embeddings: Any = None
         self.promoted: tuple[dict, dict] | None = None  # (modules, cards) after validation, for freeze
         self.objects: list[str] | None = None
+        self.proposals: dict[str, SourceModule] = {}  # module id -> the preview module freeze writes
+        self.replaced: list[str] = []  # modules a proposal revises under a new id
+        self.source_ids: list[str] = []  # module ids already in the rule bank's source
+        self.source_status: dict[str, list[str]] = {}
 
 
 def _logger():
@@ -105,16 +121,25 @@ def load_pool_examples(cfg: ConstructConfig, store: Any) -> tuple[list[Example],
 
 
 def base_artifact(cfg: ConstructConfig) -> Artifact:
-    rb = cfg.path(cfg.rulebank)
-    newest = newest_release(rb)
-    if newest is not None:  # continue from this run's own rule bank
-        return load_artifact(newest)
+    """Where a round starts: this run's newest round build; else, by ``start_from``, the empty
+    library, the rule bank's newest release (``newest``), or a given release."""
+    bank = RuleBank(cfg.path(cfg.rulebank))
+    builds = round_builds(bank)
+    if builds:  # continue this run
+        return load_artifact(builds[-1])
     if cfg.start_from == "empty":
         return empty_release_manifest()
     if cfg.start_from == "newest":
-        shipped = newest_release()
-        return load_artifact(shipped) if shipped is not None else empty_release_manifest()
+        newest = newest_release(bank.root)
+        return load_artifact(newest if newest is not None else shipped_release())
     return load_artifact(cfg.path(cfg.start_from))
+
+
+def source_rounds(bank: RuleBank) -> int:
+    """The last construction round the rule bank's source records (modules and rejected cards)."""
+    rounds = [int((m.card.get("learned") or {}).get("round") or 0) for m in bank.modules()]
+    rounds += [int(r.card.get("round") or 0) for r in bank.rejected()]
+    return max(rounds, default=0)
 
 
 # --------------------------------------------------------------------------------------
@@ -133,11 +158,15 @@ def prepare_round(config_path: str, round_no: int | None = None) -> RoundContext
     store = Store(db).connect()
     examples, report = load_pool_examples(cfg, store)
     base = base_artifact(cfg)
-    rn = round_no if round_no is not None else int(base.manifest.get("provenance", {}).get("round", 0)) + 1
+    bank = RuleBank(cfg.path(cfg.rulebank))
+    rn = round_no if round_no is not None else next_round(int(base.manifest.get("provenance", {}).get("round", 0) or 0),
+                                                          source_rounds(bank))
     verifier = replay_verifier(base, cfg.fallback, fallback_config=cfg.fallback_config,
                                module_budget_s=cfg.construction.module_budget_s)
     state = PoolState(examples, verifier.fallback, guidance=base.guidance)
     ctx = RoundContext(cfg, rn, base, verifier, state, store, pool_report=report)
+    ctx.source_ids = bank.module_ids()
+    ctx.source_status = {s: [m.id for m in bank.modules(s)] for s in ("preview", "active", "retired")}
     _timed(ctx, "prepare", t0)
     _logger().info("round %s: %d pool examples, base release %s with %d modules",
                           rn, len(examples), base.version, len(verifier.modules))
@@ -313,24 +342,48 @@ def draft_round(ctx: RoundContext) -> int:
     return len(ctx.drafts)
 
 
-def _module_cases(ctx: RoundContext, dec: list[str], cluster: dict) -> tuple[list[dict], list[dict]]:
-    n = ctx.cfg.construction.cases_per_module
-    support = pick_cases(ctx.state, dec, cluster["indices"], n=n, want_fired=True)
-    counter = pick_cases(ctx.state, dec, cluster.get("counterexamples", []), n=n, want_fired=False)
-    return support, counter
+def _proposal_code(draft: Draft) -> str:
+    """``module.py`` of an accepted draft: the template's documented code, or the drafter's code."""
+    if draft.template:
+        return module_code(draft.template)
+    card = draft.search.get("card", {})
+    code = (draft.source or "").split('"""', 2)[-1].split("\n\n\nMODULE = ")[0]
+    code = re.sub(r"^```(?:python)?\s*|```\s*$", "", code.strip(), flags=re.MULTILINE).strip()
+    doc = " ".join(str(card.get("comparison_procedure") or card.get("title") or "A drafted rule.").split())
+    return f'"""{doc.replace(chr(34) * 3, "")}\n"""\n\n{code}\n'
+
+
+def _audit(ctx: RoundContext, proposal: SourceModule) -> dict[str, Any]:
+    """The composed module file (what a release ships) through the audit, on the module's cases:
+    static policy, sandbox, determinism, and the same decisions as the replay."""
+    from tasks.construct.audit import audit_module
+
+    rc = ctx.cfg.construction
+    if not rc.audit:
+        return {"passed": True, "stage": "skipped", "reason": "audit disabled in config"}
+    cases = [{k: c[k] for k in ("question", "reference", "response", "expected")} for c in proposal.cases]
+    res = audit_module(compose_module(proposal), cases=cases, cpu_seconds=rc.audit_cpu_seconds,
+                       memory_mb=rc.audit_memory_mb)
+    audit = {"passed": res.passed, "stage": res.stage, "reason": res.reason, "violations": list(res.violations)[:20]}
+    if res.passed:
+        expected = [c["expected"] for c in cases]
+        got = [o.get("label") if isinstance(o, dict) else o for o in (res.outputs or [])][: len(expected)]
+        if got != expected:
+            audit = {"passed": False, "stage": "sandbox",
+                     "reason": f"sandbox decisions differ from replay: {got} vs {expected}"}
+    return audit
 
 
 def validate_round(ctx: RoundContext) -> int:
-    """Audit each draft's code in the sandbox, validate it in four stages, promote the survivors."""
-    from tasks.construct.audit import audit_module
-
+    """Audit each draft's code in the sandbox, validate it in four stages, promote the survivors
+    (as ``preview`` proposals: :func:`freeze_round` writes them into the rule bank's source)."""
     t0 = time.perf_counter()
     rc = ctx.cfg.construction
     modules, templates, cards = existing_modules(ctx.base)
     order = [m.id for m in ctx.verifier.modules]
     preds, by = list(ctx.preds), list(ctx.by)
     accepted_keys: set[str] = set()
-    seq = len(modules)
+    active_in_source = set(ctx.source_status.get("active", ()))
     for draft, cluster in ctx.drafts:
         dkey = f"{draft.template}:{json.dumps(draft.params, sort_keys=True)}:{draft.source or ''}"
         if draft.path == "guidance":
@@ -358,46 +411,45 @@ def validate_round(ctx: RoundContext) -> int:
             ctx.rejected.append(card_record(draft, v, round_no=ctx.round_no, status="rejected", stage=v.stage,
                                             reason=v.reason, cluster=cluster))
             continue
-        # Render the module file and audit it (static policy, sandbox, determinism).
-        support, counter = _module_cases(ctx, v.decisions, cluster)
-        if v.revises:
-            module_id = v.revises
-            revision = int(json.loads(json.dumps(cards.get(modules[module_id][0].card_id, {}))).get("revision", 1)) + 1
-        else:
-            seq += 1
-            module_id = f"m{seq:03d}_{draft.template or 'llm'}"
-            revision = 1
-        group_base = GROUP_BASE.get(draft_group(draft), 500)
-        priority = modules[module_id][0].priority if v.revises else group_base + seq
-        title = (draft.template or draft.search.get("card", {}).get("title", "llm rule")).replace("_", " ")
-        desc = f"{title} (learned in round {ctx.round_no}, cluster {draft.cluster_id})"
-        why = (f"{v.reason}; cluster {draft.cluster_id} of {cluster['size']} "
-               f"{cluster.get('kind', 'residual')} examples: {json.dumps(cluster.get('key_summary', {}), default=str)[:300]}")
-        source = module_source_for(draft, module_id=module_id, priority=priority, desc=desc, why=why,
-                                   support=support, counterexamples=counter, revision=revision)
-        audit = {"passed": True, "stage": "skipped", "reason": "audit disabled in config"}
-        if rc.audit:
-            res = audit_module(source, cases=[], cpu_seconds=rc.audit_cpu_seconds, memory_mb=rc.audit_memory_mb)
-            audit = {"passed": res.passed, "stage": res.stage, "reason": res.reason,
-                     "violations": list(res.violations)[:20]}
-            if res.passed:
-                expected = [c["expected"] for c in support + counter]
-                got = [o.get("label") if isinstance(o, dict) else o for o in (res.outputs or [])][: len(expected)]
-                if got and got != expected:
-                    audit = {"passed": False, "stage": "sandbox",
-                             "reason": f"sandbox decisions differ from replay: {got} vs {expected}"}
+        # Promotion: the module's id, place in the cascade and revision (pure functions, promote.py).
+        group = draft_group(draft)
+        in_use = sorted(set(modules) | set(ctx.source_ids))
+        old_card = cards.get(modules[v.revises][0].card_id) if v.revises else None
+        if v.revises and v.revises not in active_in_source:
+            module_id = v.revises  # a revision of this run's own proposal replaces it
+        else:  # new, or a revision of a reviewed (active) module: a new proposal that says what it revises
+            module_id = next_module_id(in_use, draft.template)
+        priority = modules[v.revises][0].priority if v.revises else module_priority(group, module_id)
+        revision = revision_after(old_card) if v.revises else 1
+        record = card_record(draft, v, round_no=ctx.round_no, status="accepted", stage="accepted", reason=v.reason,
+                             cluster=cluster, module_id=module_id)
+        record["revision"] = revision
+        earlier = ctx.proposals[v.revises].card if v.revises in ctx.proposals else old_card
+        revisions = [*((earlier or {}).get("revisions") or []),
+                     *([_revision_summary(old_card, draft.card_id)] if old_card else [])]
+        scard = source_card(record, module_id=module_id, status="preview", group=group, priority=priority,
+                            revision=revision, state=ctx.state, revisions=revisions)
+        if v.revises and module_id != v.revises:
+            scard["revises"] = v.revises
+        cases = module_cases(ctx.state, v.decisions, cluster["indices"], n=rc.cases_per_module,
+                             abstain_from=cluster.get("counterexamples", []))
+        proposal = SourceModule(module_id, scard, _proposal_code(draft), tuple(cases))
+        audit = _audit(ctx, proposal)
         if not audit["passed"]:
             ctx.rejected.append(card_record(draft, v, round_no=ctx.round_no, status="rejected",
                                             stage=f"audit:{audit['stage']}", reason=audit["reason"],
                                             cluster=cluster, audit=audit))
             continue
+        proposal = proposal.with_card({**scard, "audit": audit})
         # Promote: the module joins the cascade for the rest of this round's validations.
-        entry = ModuleEntry(module_id, draft_group(draft), priority, draft.card_id, desc)
+        entry = ModuleEntry(module_id, group, priority, draft.card_id, module_metadata(proposal)["description"])
         if v.revises:
-            old_card = modules[module_id][0].card_id
-            if old_card in cards:
-                cards[old_card] = {**cards[old_card], "status": "retired", "reason": f"revised by {draft.card_id}"}
-        modules[module_id] = (entry, source)
+            cards = retire_replaced(cards, modules[v.revises][0].card_id, draft.card_id)
+            if module_id != v.revises:
+                modules.pop(v.revises)
+                order = [module_id if m == v.revises else m for m in order]
+                ctx.replaced.append(v.revises)
+        modules[module_id] = (entry, compose_module(proposal))
         if draft.template:
             templates[module_id] = draft.template
         ctx.state.decisions[module_id] = v.decisions
@@ -405,16 +457,23 @@ def validate_round(ctx: RoundContext) -> int:
             order = sorted([*order, module_id], key=lambda m: (modules[m][0].priority, m))
         preds, by = cascade(order, ctx.state.decisions, ctx.state)
         accepted_keys.add(dkey)
-        card = card_record(draft, v, round_no=ctx.round_no, status="accepted", stage="accepted", reason=v.reason,
-                           cluster=cluster, module_id=module_id, audit=audit)
-        card["revision"] = revision
-        cards[draft.card_id] = card
-        ctx.accepted.append(card)
+        record["audit"] = audit
+        cards[draft.card_id] = card_for_release(proposal)
+        ctx.proposals[module_id] = proposal
+        ctx.accepted.append(record)
     ctx.figures["after"] = round_figures(preds, by, ctx.state.labels)
     ctx.preds, ctx.by = preds, by
     ctx.promoted = (modules, cards)
     _timed(ctx, "validate", t0)
     return len(ctx.accepted)
+
+
+def _revision_summary(card: dict[str, Any], by_card: str) -> dict[str, Any]:
+    params = card.get("params")
+    if params is None:
+        params = {k: v.get("value") for k, v in (card.get("parameters") or {}).items()}
+    return {"revision": int(card.get("revision", 1)), "card_id": card.get("card_id"), "round": card.get("round")
+            or (card.get("learned") or {}).get("round"), "parameters": params, "why": f"revised by {by_card}"}
 
 
 def draft_group(draft: Draft) -> str:
@@ -423,23 +482,6 @@ def draft_group(draft: Draft) -> str:
     if draft.template:
         return load_template(draft.template).group
     return str(draft.search.get("card", {}).get("group", "verdict_matching"))
-
-
-def module_source_for(draft: Draft, *, module_id: str, priority: int, desc: str, why: str, support: list[dict],
-                      counterexamples: list[dict], revision: int) -> str:
-    """The module file for an accepted draft: a rendered template, or the LLM's code wrapped."""
-    if draft.template:
-        return render_module(draft.template, draft.params, module_id=module_id, priority=priority,
-                             card_id=draft.card_id, description=desc, why=why, support=support,
-                             counterexamples=counterexamples, revision=revision)
-    from tasks.construct.llm_draft import wrap_code
-
-    card = draft.search.get("card", {})
-    meta = {"id": module_id, "group": draft_group(draft), "priority": priority, "card_id": draft.card_id,
-            "description": desc, "drafter": draft.drafter, "revision": revision}
-    code = (draft.source or "").split('"""', 2)[-1].split("\n\n\nMODULE = ")[0]
-    return wrap_code(code, meta, doc=f"{desc}\n\n{card.get('comparison_procedure', '')}\n\nWhy: {why}",
-                     support=support, counterexamples=counterexamples)
 
 
 def validate_guidance(ctx: RoundContext, draft: Draft, cluster: dict) -> dict:
@@ -471,12 +513,24 @@ def validate_guidance(ctx: RoundContext, draft: Draft, cluster: dict) -> dict:
 
 
 def freeze_round(ctx: RoundContext) -> str:
-    """Freeze the promoted state as the next release; record the round; keep rejected cards."""
+    """Write the round's proposals into the rule bank's source as ``preview`` modules and its
+    rejected cards beside them; freeze the round's state (the base plus the proposals) as a
+    round build under ``<rulebank>/rounds/`` for the next round to continue from. Nothing here
+    is a release: only a reviewed ``rules activate`` and ``rules build`` make one."""
     t0 = time.perf_counter()
     modules, cards = ctx.promoted if ctx.promoted is not None else (None, None)
-    rb = ctx.cfg.path(ctx.cfg.rulebank)
+    bank = RuleBank(ctx.cfg.path(ctx.cfg.rulebank))
     if modules is None:
         modules, _, cards = existing_modules(ctx.base)
+    for proposal in ctx.proposals.values():
+        current = bank.module_ids()
+        if proposal.id in current and bank.module(proposal.id).status == "active":
+            raise RuleBankError(f"{proposal.id} is active in {bank.modules_dir}: a proposal never overwrites it")
+        bank.save(proposal)
+    for record in ctx.rejected:
+        code = module_code(record["template"]) if record.get("template") else None
+        card = rejected_card(record, ctx.state)
+        bank.save_rejected(SourceModule(card["id"], card, code, tuple(_error_cases(card))))
     provenance = {
         "round": ctx.round_no,
         "pool_hash": ctx.state.pool_hash(),
@@ -486,25 +540,21 @@ def freeze_round(ctx: RoundContext) -> str:
         "metrics": ctx.figures.get("after", {}),
         "accepted": [c["card_id"] for c in ctx.accepted],
         "rejected": len(ctx.rejected),
+        "note": "a construction round build (active modules plus this run's preview proposals), not a release",
     }
-    if ctx.accepted or newest_release(rb) is None:
+    if ctx.accepted or not round_builds(bank):
         from verifier_runtime.fallback.prompt import DEFAULT_TEMPLATE
 
         version = next_version(ctx.base.version)
-        while (rb / "releases" / version).exists():
+        while (bank.root / "rounds" / version).exists():
             version = next_version(version)
         guidance = "\n\n".join(g for g in [ctx.base.guidance.strip(), *ctx.guidance] if g)
-        path = freeze_release(rb, ctx.base, modules, cards, guidance,
-                              ctx.base.template or DEFAULT_TEMPLATE, provenance, version=version)
-        ctx.release = path.name
+        spec = ReleaseSpec(version=version, modules=list(modules.values()), cards=cards,
+                           template=ctx.base.template or DEFAULT_TEMPLATE, guidance=guidance,
+                           fallback_defaults=ctx.base.fallback_defaults or {"name": "offline"}, provenance=provenance)
+        ctx.release = write_release(spec, bank.root / "rounds" / version).name
     else:
         ctx.release = ctx.base.version
-    rej_dir = rb / "rejected" / f"round-{ctx.round_no:03d}"
-    rej_dir.mkdir(parents=True, exist_ok=True)
-    for card in ctx.rejected:
-        tmp = rej_dir / f".{card['card_id']}.json.tmp"
-        tmp.write_text(json.dumps(card, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")
-        os.replace(tmp, rej_dir / f"{card['card_id']}.json")
     with ctx.store_lock:
         ctx.store.upsert_cards([_card_row(c) for c in ctx.accepted + ctx.rejected])
         ctx.store.add_validations([{"card_id": c["card_id"], "round": ctx.round_no, "stage": st,
@@ -513,6 +563,19 @@ def freeze_round(ctx: RoundContext) -> str:
                                    for st, figs in (c.get("replay_evidence") or {}).items()])
     _timed(ctx, "freeze", t0)
     return ctx.release
+
+
+def _error_cases(card: dict[str, Any]) -> list[dict[str, Any]]:
+    """A rejected card's cases: the examples it decided wrongly, with the decision they needed."""
+    return [{"expected": "PASS" if e["label"] else "FAIL", "question": e["question"], "reference": e["reference"],
+             "response": e["response"], "label": e["label"], "why": "the card decided this wrongly in full replay",
+             "example_id": e["example_id"], "source": e["source"], "label_provenance": e["label_provenance"]}
+            for e in card.get("errors") or []]
+
+
+def round_builds(bank: RuleBank) -> list[Path]:
+    """This rule bank's round builds, oldest first (``<rulebank>/rounds/rNNNN``)."""
+    return releases_under(bank.root / "rounds")
 
 
 def _card_row(c: dict) -> dict:

@@ -7,9 +7,9 @@ import threading
 from collections.abc import Callable, Sequence
 
 from tasks.data.schema import Example
-from verifier_runtime.fallback.base import Fallback
+from verifier_runtime.cascade import judge_with_fallback, run_decide
+from verifier_runtime.fallback.base import Fallback, as_fallback
 from verifier_runtime.triple import Triple
-from verifier_runtime.verifier import judge_with_fallback, run_decide
 
 
 class PoolState:
@@ -21,7 +21,7 @@ class PoolState:
         self.triples = [Triple(e.question, e.reference, e.response) for e in self.examples]
         self.labels = [bool(e.label) for e in self.examples]
         self.index = {e.id: i for i, e in enumerate(self.examples)}
-        self.fallback = fallback
+        self.fallback = None if fallback is None else as_fallback(fallback, guidance=guidance)
         self.guidance = guidance
         self.fallback_budget_s = fallback_budget_s
         self._fallback: dict[int, bool] = {}

@@ -14,7 +14,6 @@ Answer forms (:func:`answer_form`) are a cheap regex signature of a reference:
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections import defaultdict
@@ -308,11 +307,10 @@ def variants(b: Base, other_answer: str | None = None) -> list[Example]:
 
 def load_seed_examples(path: str | Path = SEED_FILE) -> list[Example]:
     """The built-in seed triples shipped with the repo (our own questions, not benchmark items)."""
+    from tasks.data.loaders import read_jsonl
+
     out = []
-    for lineno, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        r = json.loads(line)
+    for lineno, r in enumerate(read_jsonl(path), start=1):
         try:
             out.append(Example(
                 id=stable_id("seed", r["question"], r["response"], r["reference"]),
@@ -321,7 +319,7 @@ def load_seed_examples(path: str | Path = SEED_FILE) -> list[Example]:
                 meta={"answer": r.get("answer", final_answer_text(r["reference"])), "origin": f"seed:{lineno}"},
             ))
         except KeyError as exc:
-            raise ValueError(f"{path}:{lineno}: seed record lacks field {exc}") from exc
+            raise ValueError(f"{path}: record {lineno} lacks field {exc}") from exc
     return out
 
 

@@ -48,6 +48,7 @@ __all__ = [
     "infer_domain",
     "load",
     "load_benchmark",
+    "read_jsonl",
     "shared_root",
 ]
 
@@ -157,6 +158,20 @@ def _iter_records(path: Path) -> Iterator[tuple[str, Any]]:
             yield f"line {lineno}", json.loads(line)
         except json.JSONDecodeError as exc:
             yield f"line {lineno}", _BadRecord(f"invalid JSON: {exc.msg} (column {exc.colno})")
+
+
+def read_jsonl(path: str | Path) -> list[Any]:
+    """The records of a JSONL file (blank lines skipped); the project's one JSONL reader.
+
+    Raises :class:`LoadError` naming the file and line of the first record that is not JSON.
+    """
+    p = Path(path)
+    out = []
+    for where, rec in _iter_records(p) if p.suffix.lower() != ".parquet" else ():
+        if isinstance(rec, _BadRecord):
+            raise LoadError(f"{p}: {where}: {rec}")
+        out.append(rec)
+    return out
 
 
 def _peek_fields(path: Path) -> set[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from verifier_runtime.fallback.base import Fallback
+from verifier_runtime.fallback.base import Fallback, as_fallback
 
 FALLBACK_NAMES = ("none", "offline", "openai", "anthropic")
 
@@ -20,9 +20,7 @@ def make_fallback(name: str | Fallback | None, *, template: str | None = None,
     if name is None or name == "none":
         return None
     if not isinstance(name, str):
-        if isinstance(name, Fallback):
-            return name
-        raise TypeError(f"fallback must be a name or a Fallback object, got {type(name).__name__}")
+        return as_fallback(name)  # a Fallback object, or one with name and judge (TypeError otherwise)
     if name == "offline":
         from verifier_runtime.fallback.offline import OfflineJudge
 
@@ -37,4 +35,4 @@ def make_fallback(name: str | Fallback | None, *, template: str | None = None,
     raise ValueError(f"unknown fallback {name!r}; choose one of {', '.join(FALLBACK_NAMES)}")
 
 
-__all__ = ["FALLBACK_NAMES", "Fallback", "make_fallback"]
+__all__ = ["FALLBACK_NAMES", "Fallback", "as_fallback", "make_fallback"]

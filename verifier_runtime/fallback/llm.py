@@ -41,6 +41,7 @@ from verifier_runtime.fallback.providers import (
     ProviderAdapter,
     ProviderError,
 )
+from verifier_runtime.paths import SOURCE_ROOT
 from verifier_runtime.types import FallbackResult
 
 __all__ = [
@@ -52,7 +53,7 @@ UnparseablePolicy = Literal["incorrect", "abstain", "retry"]
 UNPARSEABLE_POLICIES: tuple[str, ...] = ("incorrect", "abstain", "retry")
 PROVIDERS: tuple[str, ...] = ("openai", "anthropic")
 DEFAULT_CONFIG_PATH = "configs/fallback.yaml"
-_REPO_ROOT = Path(__file__).resolve().parents[2]
+_REPO_ROOT = SOURCE_ROOT
 
 # The follow-up sent once, under the "retry" policy, when a reply carries no label.
 REASK_MESSAGE = (
@@ -288,6 +289,10 @@ class LLMJudge:
         except Exception as exc:  # noqa: BLE001 - the fallback never takes the caller down
             self._bump(failures=1)
             return FallbackResult(None, f"llm_error:internal:{type(exc).__name__}")
+
+    def judge_triple(self, x: Any) -> FallbackResult:
+        """One parsed triple, without guidance (the verifier calls a networked judge through ``judge``)."""
+        return self.judge(x.question, x.reference, x.response)
 
     def judge_batch(
         self, rows: Sequence[tuple[str, str, str]], *, guidance: str = "", workers: int = 4

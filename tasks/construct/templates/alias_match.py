@@ -18,6 +18,15 @@ GRID = {
     "min_alias_chars": [2, 3, 5],
     "require_multiple": [True, False],
 }
+MEANING = {  # what each parameter means (shown on the module's card)
+    "separator": "the character that separates the alternative answers listed in the reference",
+    "max_answer_words": ("the longest extracted answer (in words) searched for an alias; longer answers "
+                          "abstain"),
+    "min_alias_chars": ("aliases shorter than this (after normalisation) are ignored, so 'A' or 'the' never "
+                         "match"),
+    "require_multiple": ("True: only references that list several aliases (contain the separator) are "
+                          "considered"),
+}
 
 
 def decide(x):

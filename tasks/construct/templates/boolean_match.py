@@ -6,6 +6,10 @@ from verifier_runtime.types import Decision
 GROUP = "verdict_matching"
 PARAMS = {"on_mismatch": "FAIL"}
 GRID = {"on_mismatch": ["FAIL", "ABSTAIN"]}
+MEANING = {  # what each parameter means (shown on the module's card)
+    "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
+                     "later modules and the judge)"),
+}
 
 
 def decide(x):

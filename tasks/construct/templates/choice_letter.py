@@ -10,6 +10,11 @@ from verifier_runtime.types import Decision
 GROUP = "closed_choice"
 PARAMS = {"on_mismatch": "FAIL", "min_options": 2}
 GRID = {"on_mismatch": ["FAIL", "ABSTAIN"], "min_options": [2, 4]}
+MEANING = {  # what each parameter means (shown on the module's card)
+    "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
+                     "later modules and the judge)"),
+    "min_options": "the fewest lettered options the question must list",
+}
 
 
 def decide(x):

@@ -16,6 +16,14 @@ GRID = {
     "on_mismatch": ["ABSTAIN", "FAIL"],
     "exact_cue_fails_decimal": [False, True],
 }
+MEANING = {  # what each parameter means (shown on the module's card)
+    "kinds": "which parsed kinds of reference the module compares (expression, equation, number)",
+    "rel_tol": "relative tolerance of the numeric probing that decides equality",
+    "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
+                     "later modules and the judge)"),
+    "exact_cue_fails_decimal": ("True: a decimal approximation of an irrational reference FAILs when the "
+                                 "question asks for an exact value"),
+}
 
 
 def decide(x):

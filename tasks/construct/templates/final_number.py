@@ -13,6 +13,12 @@ from verifier_runtime.types import Decision
 GROUP = "answer_extraction"
 PARAMS = {"max_answer_words": 12, "on_mismatch": "ABSTAIN", "rel_tol": 0.0}
 GRID = {"max_answer_words": [6, 12, 25], "on_mismatch": ["ABSTAIN", "FAIL"], "rel_tol": [0.0, 1e-6]}
+MEANING = {  # what each parameter means (shown on the module's card)
+    "max_answer_words": "the longest final sentence (in words) the single number is read from",
+    "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
+                     "later modules and the judge)"),
+    "rel_tol": "relative tolerance between the stated number and the reference (0: exact)",
+}
 NUMBER_RE = re.compile(r"(?<![\w.,])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w,]|\.\d)")
 
 

@@ -13,6 +13,11 @@ GRID = {
     "kinds": [["chemical_formula", "identifier"], ["chemical_formula"], ["identifier"]],
     "on_mismatch": ["FAIL", "ABSTAIN"],
 }
+MEANING = {  # what each parameter means (shown on the module's card)
+    "kinds": "which identifier kinds are compared (chemical_formula, identifier)",
+    "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
+                     "later modules and the judge)"),
+}
 
 
 def decide(x):

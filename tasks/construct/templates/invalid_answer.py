@@ -15,6 +15,12 @@ GRID = {
     "truncated": [True, False],
     "conflicting": [True, False],
 }
+MEANING = {  # what each parameter means (shown on the module's card)
+    "no_answer": "FAIL a response with no extractable final answer",
+    "echo": "FAIL a response that only repeats the question",
+    "truncated": "FAIL a response cut off before any answer",
+    "conflicting": "FAIL a response that boxes several different answers",
+}
 
 
 def decide(x):

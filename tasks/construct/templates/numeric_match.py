@@ -16,6 +16,15 @@ GRID = {
     "reference_kinds": [[], ["integer"], ["integer", "decimal"], ["fraction", "mixed"]],
     "skip_cued": [True, False],
 }
+MEANING = {  # what each parameter means (shown on the module's card)
+    "rel_tol": "relative tolerance between the two numbers (0: exact value)",
+    "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
+                     "later modules and the judge)"),
+    "reference_kinds": ("the written kinds of reference number considered (integer, decimal, fraction, "
+                         "mixed); empty: all"),
+    "skip_cued": ("True: abstain when the question asks for rounding, significant figures, a percentage or "
+                   "a unit"),
+}
 
 
 def decide(x):

@@ -10,6 +10,11 @@ from verifier_runtime.types import Decision
 GROUP = "numeric_unit"
 PARAMS = {"cue": "decimal_places", "on_mismatch": "ABSTAIN"}
 GRID = {"cue": ["decimal_places", "sig_figs"], "on_mismatch": ["ABSTAIN", "FAIL"]}
+MEANING = {  # what each parameter means (shown on the module's card)
+    "cue": "the rounding cue the question must carry: decimal_places or sig_figs",
+    "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
+                     "later modules and the judge)"),
+}
 
 
 def decide(x):

@@ -16,6 +16,13 @@ GRID = {
     "on_mismatch": ["ABSTAIN", "FAIL"],
     "rel_tol": [0.0, 1e-3],
 }
+MEANING = {  # what each parameter means (shown on the module's card)
+    "cue": "the question cue that turns the module on: percentage or probability",
+    "bare_as_percent": "True: under the cue, a bare number (45) is read as a percent (45%)",
+    "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
+                     "later modules and the judge)"),
+    "rel_tol": "relative tolerance of the comparison (0: exact)",
+}
 
 
 def _readings(n):

@@ -15,6 +15,13 @@ GRID = {
     "on_mismatch": ["ABSTAIN", "FAIL"],
     "bare_number": ["abstain", "reference_unit"],
 }
+MEANING = {  # what each parameter means (shown on the module's card)
+    "rel_tol": "relative tolerance after unit conversion",
+    "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
+                     "later modules and the judge)"),
+    "bare_number": ("a response number without a unit: 'abstain', or 'reference_unit' (read in the "
+                     "reference's or the requested unit)"),
+}
 
 
 def decide(x):

@@ -10,6 +10,12 @@ GRID = {
     "on_mismatch": ["ABSTAIN", "FAIL"],
     "rel_tol": [0.0, 1e-6],
 }
+MEANING = {  # what each parameter means (shown on the module's card)
+    "kinds": "which structures are compared (set, interval, tuple, matrix)",
+    "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
+                     "later modules and the judge)"),
+    "rel_tol": "relative tolerance of element-wise numeric comparison (0: exact)",
+}
 
 
 def decide(x):

@@ -16,6 +16,11 @@ GRID = {
     "max_answer_words": [4, 12, 30],
     "max_reference_words": [3, 6],
 }
+MEANING = {  # what each parameter means (shown on the module's card)
+    "mode": "'exact': normalised equality; 'contains': the reference phrase inside a short answer",
+    "max_answer_words": "the longest extracted answer (in words) compared",
+    "max_reference_words": "the longest reference (in words) compared",
+}
 
 
 def decide(x):

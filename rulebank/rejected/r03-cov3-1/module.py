@@ -1,0 +1,21 @@
+"""Closed-choice mapping: compare option letters, or option text mapped to its letter.
+
+The options are read from the question; the reference may be a letter or an option's
+text. PASS when both resolve to the same option; FAIL when both resolve to different ones.
+"""
+
+from verifier_runtime.toolkit.choices import choice_matches
+from verifier_runtime.types import Decision
+
+
+
+def decide(x):
+    options = x.options
+    if len(options) < PARAMS["min_options"] or not x.answer or not x.ref:
+        return Decision.abstain("no_options")
+    same = choice_matches(x.answer, x.ref, options)
+    if same is True:
+        return Decision.passed("choice:same_option")
+    if same is False and PARAMS["on_mismatch"] == "FAIL":
+        return Decision.failed("choice:different_option")
+    return Decision.abstain("choice:unresolved")

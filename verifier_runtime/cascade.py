@@ -1,0 +1,190 @@
+"""The one cascade: modules in priority order, the first direct decision wins, the judge on abstain.
+
+Everything that turns module decisions into a verdict goes through here: ``Verifier.verify``
+and ``verify_batch``, construction replay (which also records every later module's label,
+for validation), validation's replays over recorded decisions (:func:`first_direct`), and
+``autoverifier rules explain``. What is validated is what ships.
+
+The rules, in order:
+
+1. An input over the size limits (``Triple.oversized``) is decided by no module
+   (``input_too_large``).
+2. Modules run in the release's order, each under its own time budget (``module_budget_s``),
+   capped by what is left of the whole call's budget (and of any enclosing one).
+3. The first ``PASS`` or ``FAIL`` wins; a later module never overrides it. An error, a bad
+   return value or an overrun is an abstention with its reason.
+4. Once the call's deadline has passed no further module starts (``budget_exhausted``).
+5. When every module abstained, the judge (the fallback) is asked with what is left of the
+   call's budget; an undecided judge counts as incorrect.
+
+An *exhaustive* run (construction replay) keeps going after the first direct decision, so
+that validation sees every module's label; each later module still runs under its own
+budget, and the decision and the trace up to it are exactly those of a normal run.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from verifier_runtime.fallback.base import Fallback
+from verifier_runtime.limits import BudgetExceeded, call_in_pool, call_with_budget, remaining
+from verifier_runtime.triple import Triple
+from verifier_runtime.types import ABSTAIN, Decision, FallbackResult
+
+TraceEntry = tuple[str, str, str]  # (module id or "*", label, reason)
+_REASON_CODE = re.compile(r"[A-Za-z0-9_:.+\-=/]{0,80}")
+
+
+def first_direct(labels: Iterable[str]) -> int | None:
+    """The position of the first direct (``PASS``/``FAIL``) label, or ``None`` when all abstain.
+
+    The cascade's selection rule, shared by live runs and replays over recorded decisions.
+
+    >>> first_direct(["ABSTAIN", "FAIL", "PASS"]), first_direct(["ABSTAIN"])
+    (1, None)
+    """
+    for k, label in enumerate(labels):
+        if label != ABSTAIN:
+            return k
+    return None
+
+
+def run_decide(decide: Any, x: Triple, budget_s: float, *, strict: bool = False, module_id: str = "",
+               call_deadline: float | None = None) -> Decision:
+    """Run one module's ``decide`` under its time budget; errors and overruns become abstentions.
+
+    ``call_deadline`` (``time.monotonic`` clock): the whole call's deadline, which caps the
+    module's budget; an overrun past it is reported as ``budget_exhausted``.
+    """
+    if call_deadline is not None:
+        budget_s = min(budget_s, call_deadline - time.monotonic())
+    try:
+        d = call_with_budget(budget_s, decide, x)
+    except BudgetExceeded:
+        if strict:
+            raise
+        left = remaining()
+        spent = (left is not None and left <= 0) or (call_deadline is not None and time.monotonic() >= call_deadline)
+        return Decision(ABSTAIN, "budget_exhausted" if spent else "module_timeout")
+    except Exception as e:
+        if strict:
+            raise
+        return Decision(ABSTAIN, f"module_error:{type(e).__name__}")
+    if not isinstance(d, Decision) or d.label not in ("PASS", "FAIL", "ABSTAIN"):
+        if strict:
+            raise TypeError(f"module {module_id} returned {d!r}, not a Decision")
+        return Decision(ABSTAIN, "module_bad_return")
+    if type(d.reason) is not str or not _REASON_CODE.fullmatch(d.reason):
+        # a reason is a short code; anything else (long, free text, computed from the input or
+        # the host) never reaches the caller
+        return Decision(d.label, "module_reason_refused")
+    return d
+
+
+def judge_with_fallback(fallback: Fallback, x: Triple, *, guidance: str, budget_s: float,
+                        strict: bool = False, wait_s: float | None = None) -> FallbackResult:
+    """Ask ``fallback`` about ``x``. An in-process judge (``local``) runs under the time budget and
+    reuses the triple's parsed views (``judge_triple``); errors and overruns become an undecided
+    result (``strict`` raises). A networked judge is bounded by its own timeouts, and with
+    ``wait_s`` the caller waits at most that long (the request then finishes on a pooled thread;
+    its answer still reaches the judge's cache)."""
+    try:
+        if budget_s <= 0 or (wait_s is not None and wait_s <= 0):
+            return FallbackResult(None, "budget_exhausted")
+        if fallback.local:
+            return call_with_budget(budget_s, fallback.judge_triple, x)
+        if wait_s is not None:
+            return call_in_pool(wait_s, lambda t: fallback.judge(t.question, t.reference, t.response,
+                                                                 guidance=guidance), x)
+        return fallback.judge(x.question, x.reference, x.response, guidance=guidance)
+    except BudgetExceeded:
+        if strict:
+            raise
+        return FallbackResult(None, "fallback_timeout")
+    except Exception as e:
+        if strict:
+            raise
+        return FallbackResult(None, f"fallback_error:{type(e).__name__}")
+
+
+@dataclass(frozen=True, slots=True)
+class CascadeRun:
+    """One triple through the modules.
+
+    ``decided``: the position of the deciding module (``None``: every module abstained);
+    ``decision``: its decision; ``trace``: ``(module, label, reason)`` in the order they ran,
+    up to the decision (``"*"`` marks a rule of the cascade itself: size, budget);
+    ``labels``: one label per module (exhaustive runs only, else empty).
+    """
+
+    decided: int | None
+    decision: Decision | None
+    trace: tuple[TraceEntry, ...]
+    labels: tuple[str, ...] = ()
+
+
+class Cascade:
+    """The modules of a release, in order, with the cascade's budget rules.
+
+    ``modules``: ``(module_id, decide)`` pairs in priority order.
+    """
+
+    def __init__(self, modules: Sequence[tuple[str, Callable[[Triple], Decision]]], *,
+                 module_budget_s: float, strict: bool = False) -> None:
+        self.modules = tuple(modules)
+        self.ids = tuple(m for m, _ in self.modules)
+        self.module_budget_s = float(module_budget_s)
+        self.strict = bool(strict)
+
+    def __len__(self) -> int:
+        return len(self.modules)
+
+    def run(self, x: Triple, deadline: float, *, exhaustive: bool = False) -> CascadeRun:
+        """Run the modules on ``x`` until the first direct decision (``exhaustive``: all of them).
+
+        ``deadline``: the call's deadline on the ``time.monotonic`` clock.
+        """
+        n = len(self.modules)
+        if x.oversized:
+            return CascadeRun(None, None, (("*", ABSTAIN, "input_too_large"),), (ABSTAIN,) * n if exhaustive else ())
+        trace: list[TraceEntry] = []
+        labels: list[str] = []
+        decided: int | None = None
+        decision: Decision | None = None
+        try:
+            for k, (mid, decide) in enumerate(self.modules):
+                if decided is None:
+                    if time.monotonic() >= deadline:
+                        trace.append(("*", ABSTAIN, "budget_exhausted"))
+                        break
+                    d = run_decide(decide, x, self.module_budget_s, strict=self.strict, module_id=mid,
+                                   call_deadline=deadline)
+                    trace.append((mid, d.label, d.reason))
+                    labels.append(d.label)
+                    if d.direct:
+                        decided, decision = k, d
+                        if not exhaustive:
+                            break
+                else:  # exhaustive, after the decision: each later module under its own budget
+                    labels.append(run_decide(decide, x, self.module_budget_s, module_id=mid).label)
+        except BudgetExceeded:  # an enclosing budget's interrupt, between modules
+            if self.strict:
+                raise
+            trace.append(("*", ABSTAIN, "budget_exhausted"))
+        if exhaustive:
+            labels += [ABSTAIN] * (n - len(labels))
+        return CascadeRun(decided, decision, tuple(trace), tuple(labels) if exhaustive else ())
+
+    def decide_all(self, x: Triple) -> list[tuple[str, Decision]]:
+        """Every module's decision on ``x`` without short-circuit, each under its own budget."""
+        if x.oversized:
+            return [(mid, Decision(ABSTAIN, "input_too_large")) for mid in self.ids]
+        return [(mid, run_decide(decide, x, self.module_budget_s, strict=self.strict, module_id=mid))
+                for mid, decide in self.modules]
+
+
+__all__ = ["Cascade", "CascadeRun", "first_direct", "judge_with_fallback", "run_decide"]
