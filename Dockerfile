@@ -2,7 +2,7 @@
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PREFECT_SERVER_ANALYTICS_ENABLED=false
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py MANIFEST.in README.md ./
 COPY verifier_runtime ./verifier_runtime
 COPY autoverifier ./autoverifier
 COPY flows ./flows

@@ -1,8 +1,9 @@
 """The ``evaluate`` Prefect flow: the evaluation runner as small tasks, with UI artifacts.
 
-The work is done by the pure functions in ``tasks/evaluate/runner.py``; tasks pass small values
-(a config dict, a run id, benchmark names, a JSON path) and per-example results travel
-through the store's ``eval_results`` table.
+The steps are those of ``tasks.evaluate.runner.evaluate`` (each benchmark through
+``run_benchmark``, the decontamination audit, then ``build_report``), each wrapped in a task;
+tasks pass small values (a config dict, a run id, benchmark names) and per-example results
+travel through the store's ``eval_results`` table.
 
     from flows.evaluate import evaluate
     report = evaluate(config_path="configs/eval.yaml", benchmark="verifybench", limit=50)
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import tempfile
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -22,18 +22,14 @@ from prefect.cache_policies import NO_CACHE
 
 from tasks.evaluate.runner import (
     EvalConfig,
-    artifact_info,
+    build_report,
     build_verifiers,
-    data_provenance,
     decontamination,
-    honest_notes,
     load_eval_config,
     load_eval_sets,
     load_results,
-    run_all,
-    store_results,
-    summarize,
-    write_json,
+    new_run_id,
+    run_benchmark,
 )
 
 
@@ -55,14 +51,9 @@ def evaluate_benchmark(cfg: dict[str, Any], benchmark: str, run_id: str) -> dict
     """Run every verifier on one benchmark and append the results to the store."""
     c = _cfg(cfg)
     c.benchmarks = [benchmark]
-    sets = load_eval_sets(c)
-    verifiers = build_verifiers(c)
-    timings: dict[str, float] = {}
-    results = run_all(verifiers, sets, workers=c.workers, timings=timings)
-    rows = store_results(c.resolve(c.db), run_id, results)
-    get_run_logger().info("%s: %d results stored", benchmark, rows)
-    return {"benchmark": benchmark, "rows": rows, "seconds": {k: round(v, 3) for k, v in timings.items()},
-            "artifact": artifact_info(verifiers)}
+    part = run_benchmark(c, benchmark, run_id, load_eval_sets(c)[benchmark], build_verifiers(c))
+    get_run_logger().info("%s: %d results stored", benchmark, part["rows"])
+    return {k: v for k, v in part.items() if k != "results"}  # the results travel through the store
 
 
 @task(name="audit-decontamination", cache_policy=NO_CACHE)
@@ -78,23 +69,7 @@ def summarize_run(cfg: dict[str, Any], run_id: str, parts: list[dict[str, Any]],
     """Figures of the whole run from the stored results, written to JSON when configured."""
     c = _cfg(cfg)
     _, results = load_results(c.resolve(c.db), run_id)
-    sets = load_eval_sets(c)
-    report = summarize(results, sets=sets, disagreement_limit=c.disagreements)
-    provenance = data_provenance(c, sets)
-    report["decontamination"] = decontam
-    report["artifact"] = parts[0]["artifact"] if parts else {}
-    report["data"] = provenance
-    report["notes"] = honest_notes(c, provenance)
-    seconds: dict[str, float] = {}
-    for p in parts:
-        for k, v in p["seconds"].items():
-            seconds[k] = round(seconds.get(k, 0.0) + v, 3)
-    report["run"] = {"run_id": run_id, "verifiers": sorted(seconds), "seconds_per_verifier": seconds,
-                     "db": str(c.resolve(c.db)), "rows_stored": sum(p["rows"] for p in parts),
-                     "elapsed_s": round(time.time() - started, 3), "flow": True}
-    if c.json_path:
-        write_json(report, c.resolve(c.json_path))
-    return report
+    return build_report(c, results, load_eval_sets(c), parts, decontam, run_id=run_id, started=started, flow=True)
 
 
 def summary_markdown(report: dict[str, Any]) -> str:
@@ -169,11 +144,11 @@ def evaluate(
     run_id: str | None = None,
 ) -> dict[str, Any]:
     """Evaluate the verifiers side by side on the benchmarks and publish the figures."""
-    started = time.time()
+    started = time.perf_counter()
     overrides = dict(benchmark=benchmark, artifact=artifact, fallback=fallback, json_path=json_path, db=db,
                      limit=limit, workers=workers)
     cfg = load_config(config_path, overrides)
-    run_id = run_id or time.strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:6]
+    run_id = run_id or new_run_id()
     parts = [evaluate_benchmark(cfg, b, run_id) for b in cfg["benchmarks"]]
     decontam = audit_decontamination(cfg)
     report = summarize_run(cfg, run_id, parts, decontam, started)

@@ -177,3 +177,39 @@ def test_small_helpers() -> None:
     assert answer_object(Triple("q", "3/4", "x")) == "number"
     assert answer_object(Triple("Pick. (A) x (B) y", "B", "x")) == "choice"
     assert answer_object(Triple("q", "", "x")) == "none"
+
+
+def test_promotion_decisions_are_pure_functions() -> None:
+    from tasks.construct.promote import (
+        module_number,
+        module_priority,
+        next_module_id,
+        next_round,
+        retire_replaced,
+        revision_after,
+    )
+
+    assert module_number("m012_text_match") == 12 and module_number("other") == 0
+    assert next_module_id([], "alias_match") == "m001_alias_match"
+    assert next_module_id(["m001_a", "m007_b", "m003_c"], None) == "m008_llm"
+    assert module_priority("answer_extraction", "m004_final_number") == 154
+    assert module_priority("invalid_answer_guard", "m002_x") < module_priority("numeric_unit", "m001_y")
+    assert module_priority("unknown_group", "m003_z") == 503
+    assert revision_after(None) == 1 and revision_after({"revision": 2}) == 3
+    cards = {"c1": {"card_id": "c1", "status": "accepted"}, "c2": {"card_id": "c2"}}
+    new = retire_replaced(cards, "c1", "c9")
+    assert new["c1"] == {"card_id": "c1", "status": "retired", "reason": "revised by c9"}
+    assert cards["c1"]["status"] == "accepted" and new["c2"] is cards["c2"]  # the input is unchanged
+    assert retire_replaced(cards, "missing", "c9") == cards
+    assert next_round(3, 4) == 5 and next_round(0, 0) == 1
+
+
+def test_module_cases_are_gold_labelled_with_provenance() -> None:
+    from tasks.construct.promote import module_cases
+
+    exs = [ex(0, "5", "5.0", True), ex(1, "5", "6", False), ex(2, "5", "five", True), ex(3, "zz", "zz", False)]
+    st = PoolState(exs, LabelFallback({}))
+    dec = ["PASS", "FAIL", "ABSTAIN", "PASS"]  # the PASS on e03 disagrees with its label: never a case
+    cases = module_cases(st, dec, [0, 1], n=2, abstain_from=[2])
+    assert [(c["example_id"], c["expected"]) for c in cases] == [("e00", "PASS"), ("e01", "FAIL"), ("e02", "ABSTAIN")]
+    assert all(c["label_provenance"] and c["question"] for c in cases)

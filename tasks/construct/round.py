@@ -528,8 +528,8 @@ def freeze_round(ctx: RoundContext) -> str:
             raise RuleBankError(f"{proposal.id} is active in {bank.modules_dir}: a proposal never overwrites it")
         bank.save(proposal)
     for record in ctx.rejected:
-        code = module_code(record["template"]) if record.get("template") else None
-        card = rejected_card(record, ctx.state)
+        card = rejected_card(record, ctx.state)  # a template draft is its template, version and parameters
+        code = _proposal_code_of_record(record) if not record.get("template") and record.get("source") else None
         bank.save_rejected(SourceModule(card["id"], card, code, tuple(_error_cases(card))))
     provenance = {
         "round": ctx.round_no,
@@ -563,6 +563,11 @@ def freeze_round(ctx: RoundContext) -> str:
                                    for st, figs in (c.get("replay_evidence") or {}).items()])
     _timed(ctx, "freeze", t0)
     return ctx.release
+
+
+def _proposal_code_of_record(record: dict[str, Any]) -> str:
+    """A rejected drafted (not templated) card's code, as ``module.py``."""
+    return f'"""{record.get("card_id")}: drafted code, rejected at {record.get("stage")}.\n"""\n\n{record["source"]}\n'
 
 
 def _error_cases(card: dict[str, Any]) -> list[dict[str, Any]]:

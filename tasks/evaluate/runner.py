@@ -559,6 +559,47 @@ def honest_notes(cfg: EvalConfig, provenance: Mapping[str, Mapping[str, Any]]) -
     return notes
 
 
+def run_benchmark(cfg: EvalConfig, benchmark: str, run_id: str, examples: Sequence[Example],
+                  verifiers: Mapping[str, VerifierLike]) -> dict[str, Any]:
+    """One step of a run: every verifier on one benchmark, the results stored under ``run_id``
+    (when the config has a store). Returns the results, the rows stored and seconds per verifier."""
+    timings: dict[str, float] = {}
+    results = run_all(verifiers, {benchmark: examples}, workers=cfg.workers, timings=timings)
+    db = cfg.resolve(cfg.db)
+    rows = store_results(db, run_id, results) if db is not None else 0
+    return {"benchmark": benchmark, "results": results, "rows": rows,
+            "seconds": {k: round(v, 3) for k, v in timings.items()}, "artifact": artifact_info(verifiers)}
+
+
+def build_report(cfg: EvalConfig, results: Sequence[ExampleResult], sets: Mapping[str, Sequence[Example]],
+                 parts: Sequence[Mapping[str, Any]], decontam: dict[str, Any], *, run_id: str,
+                 started: float, **run: Any) -> dict[str, Any]:
+    """The evaluation JSON of a run from its results and steps (the one report builder); written
+    to ``cfg.json_path`` when set."""
+    report = summarize(results, sets=sets, disagreement_limit=cfg.disagreements)
+    provenance = data_provenance(cfg, sets)
+    report["decontamination"] = decontam
+    report["artifact"] = parts[0]["artifact"] if parts else {}
+    report["data"] = provenance
+    report["notes"] = honest_notes(cfg, provenance)
+    seconds: dict[str, float] = {}
+    for p in parts:
+        for k, v in p["seconds"].items():
+            seconds[k] = round(seconds.get(k, 0.0) + v, 3)
+    db = cfg.resolve(cfg.db)
+    report["run"] = {"run_id": run_id, "verifiers": sorted(seconds), "seconds_per_verifier": seconds,
+                     "config": {k: v for k, v in cfg.to_dict().items() if k not in ("llm", "fallback_config")},
+                     **({"db": str(db), "rows_stored": sum(p["rows"] for p in parts)} if db is not None else {}),
+                     **run, "elapsed_s": round(time.perf_counter() - started, 3)}
+    if cfg.json_path:
+        write_json(report, cfg.resolve(cfg.json_path))
+    return report
+
+
+def new_run_id() -> str:
+    return time.strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:6]
+
+
 def evaluate(
     cfg: EvalConfig,
     *,
@@ -566,35 +607,17 @@ def evaluate(
     verifiers: Mapping[str, VerifierLike] | None = None,
     run_id: str | None = None,
 ) -> EvalRun:
-    """Load data, run the verifiers, summarise, audit decontamination, store and write JSON."""
-    t0 = time.perf_counter()
-    run_id = run_id or time.strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:6]
+    """A whole run in this process, the same steps as the ``evaluate`` flow (``flows/evaluate.py``):
+    each benchmark through :func:`run_benchmark`, the decontamination audit, :func:`build_report`."""
+    started = time.perf_counter()
+    run_id = run_id or new_run_id()
     sets = dict(sets) if sets is not None else load_eval_sets(cfg)
     if cfg.limit:
         sets = {k: list(v)[: cfg.limit] for k, v in sets.items()}
     verifiers = dict(verifiers) if verifiers is not None else build_verifiers(cfg)
-    timings: dict[str, float] = {}
-    results = run_all(verifiers, sets, workers=cfg.workers, timings=timings)
-    report = summarize(results, sets=sets, disagreement_limit=cfg.disagreements)
-    provenance = data_provenance(cfg, sets)
-    report["decontamination"] = decontamination(cfg, sets)
-    report["artifact"] = artifact_info(verifiers)
-    report["data"] = provenance
-    report["notes"] = honest_notes(cfg, provenance)
-    report["run"] = {
-        "run_id": run_id,
-        "verifiers": list(verifiers),
-        "seconds_per_verifier": {k: round(v, 3) for k, v in timings.items()},
-        "elapsed_s": None,
-        "config": {k: v for k, v in cfg.to_dict().items() if k not in ("llm", "fallback_config")},
-    }
-    db = cfg.resolve(cfg.db)
-    if db is not None:
-        report["run"]["db"] = str(db)
-        report["run"]["rows_stored"] = store_results(db, run_id, results)
-    report["run"]["elapsed_s"] = round(time.perf_counter() - t0, 3)
-    if cfg.json_path:
-        write_json(report, cfg.resolve(cfg.json_path))
+    parts = [run_benchmark(cfg, b, run_id, exs, verifiers) for b, exs in sets.items()]
+    results = [r for p in parts for r in p["results"]]
+    report = build_report(cfg, results, sets, parts, decontamination(cfg, sets), run_id=run_id, started=started)
     return EvalRun(report, results)
 
 
