@@ -54,6 +54,7 @@ __all__ = [
     "pass_guard",
     "invalid_reason",
     "reference_stated",
+    "numeric_aliases",
     "judge",
     "judge_triple",
     "compare_numbers",
@@ -170,14 +171,19 @@ def reference_values(ref: str, cues: Cues | None = None) -> tuple[str, ...]:
     return cands
 
 
-def reference_aliases(ref: str) -> tuple[str, ...]:
+def reference_aliases(ref: str, question: str = "") -> tuple[str, ...]:
     """Accepted spellings of a reference: ``Humble Pie/HUMBLE PIE``, ``7/seven``, ``tea or coffee``.
 
     A slash is a quotient or a unit, not a list of aliases, when the reference is a number, a
     quantity or LaTeX (``1/2``, ``90 km/h``, ``\\frac{a}{b}``); a part must be words for the
-    reference to be read as aliases."""
+    reference to be read as aliases. Whole numbers joined by slashes are alternatives
+    (``1984/2010``) when the question asks a plain-language count or year, not mathematics
+    (:func:`numeric_aliases`)."""
     if "/" not in ref and ";" not in ref and "|" not in ref and " or " not in ref.lower():
         return (ref,)
+    numeric = numeric_aliases(ref, question)
+    if numeric:
+        return numeric
     if "\\" in ref or "$" in ref or parse_number(ref) is not None or _is_quantity(ref):
         return (ref,)
     parts = [p.strip() for p in _TEXT_ALIAS_RE.split(ref) if p and p.strip()]
@@ -187,6 +193,29 @@ def reference_aliases(ref: str) -> tuple[str, ...]:
 
 
 _WORDY_RE = re.compile(r"[^\W\d_]{2,}")
+_INTEGER_SLASHES_RE = re.compile(r"^\s*\d{1,6}(?:\s*/\s*\d{1,6})+\s*$")
+_PLAIN_COUNT_QUESTION_RE = re.compile(
+    r"^\s*(?:when|what\s+year|in\s+what\s+year|which\s+year|in\s+which\s+year|how\s+many|how\s+old|how\s+long|"
+    r"what\s+number|how\s+much)\b",
+    re.IGNORECASE,
+)
+
+
+def numeric_aliases(ref: str, question: str = "") -> tuple[str, ...]:
+    """``("1984", "2010")`` for a reference ``1984/2010`` to "when did the film come out": whole
+    numbers joined by slashes list alternatives where the question asks, in plain language, for a
+    year or a count (no mathematics in it); three numbers or more are always alternatives. Else
+    ``()`` (``3/4`` to "what fraction ..." is a quotient)."""
+    if not _INTEGER_SLASHES_RE.match(ref):
+        return ()
+    parts = tuple(p.strip() for p in ref.split("/"))
+    if len(parts) >= 3:
+        return parts
+    q = question or ""
+    if not q or "$" in q or "\\" in q or re.search(r"\d\s*[-+*/^=]\s*\d|\bfraction|\bratio|\bprobab|\bdivide|\bquotient", q,
+                                                 re.IGNORECASE):
+        return ()
+    return parts if _PLAIN_COUNT_QUESTION_RE.match(q) else ()
 
 
 def _is_quantity(s: str) -> bool:
@@ -260,7 +289,8 @@ def _judge(x: Any) -> Judgment:
         return _text(answer, ref, x, cues)  # H2 is not 2H: formulas compare as written (R6.1)
     j = compare_candidate(answer, ref, cues, x)
     if j is None or not j.correct:
-        for alias in reference_aliases(ref)[1 if len(reference_aliases(ref)) == 1 else 0:]:
+        aliases = reference_aliases(ref, x.question)
+        for alias in aliases[1 if len(aliases) == 1 else 0:]:
             ja = compare_candidate(answer, alias, cues, x)
             if ja is not None and ja.correct:
                 return Judgment(True, ja.reason)
@@ -1087,7 +1117,7 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
             return Judgment(True, "equal:identifier")
         if ia.text != ir.text and ia.text.casefold() == ir.text.casefold() and any(ch.isalpha() for ch in ia.text):
             return Judgment(False, "differ:case")  # C1CCCCC1 is not c1ccccc1; Co is not CO
-    aliases = reference_aliases(ref)
+    aliases = reference_aliases(ref, x.question if x is not None else "")
     case_miss = False
     for alias in aliases:
         if text_match(answer, alias):
