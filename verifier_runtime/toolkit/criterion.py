@@ -453,9 +453,35 @@ def _several(x: Any, c: Commitment, cues: Cues | None, options: dict[str, str]) 
     if all(_values_agree(first, k) or text_match(first, k) for k in cands[1:]):
         j = compare_candidate(first, ref, cues, x)
         return j if j is not None else _text(first, ref, x, cues)
+    if c.joiner == "and":
+        stated = _assignment_asked(cands, cues)
+        if stated is not None:  # "\\tan\\theta = 1 and \\theta = \\pi/4": the asked unknown's value
+            j = compare_candidate(stated, ref, cues, x)
+            return j if j is not None else _text(stated, ref, x, cues)
     if c.method == "boxed" and c.joiner == "or":
         return Judgment(False, "hedge:multiple_final_answers")
     return Judgment(False, "hedge:alternatives" if c.joiner == "or" else "hedge:list_for_single_answer")
+
+
+_EQ_LHS_RE = re.compile(r"^\s*(?P<lhs>[^=<>]{1,40}?)\s*=\s*(?P<rhs>[^=<>]+)$")
+
+
+def _assignment_asked(cands: list[str], cues: Cues | None) -> str | None:
+    """Equations joined by "and" that state different things, one of them a plain unknown's value:
+    that value (the unknown the question names, else the last plain assignment). ``None`` when
+    two plain unknowns are assigned and the question names neither (a pair, not one value)."""
+    eqs = [_EQ_LHS_RE.match(k) for k in cands]
+    if any(m is None for m in eqs):
+        return None
+    lhs = [m.group("lhs").strip() for m in eqs]
+    if len(set(lhs)) < len(lhs):
+        return None
+    plain = [k for k, side in enumerate(lhs) if strip_label(f"{side} = 0")[0] is not None]
+    unknown = cues.unknown if cues is not None else None
+    if unknown:
+        hits = [k for k in plain if lhs[k] == unknown]
+        return cands[hits[0]] if len(hits) == 1 else None
+    return cands[plain[0]] if len(plain) == 1 else None
 
 
 def _compare_lists(cands: list[str], x: Any, cues: Cues | None, *, ordered_answer: bool) -> Judgment:
