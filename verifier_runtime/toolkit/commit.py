@@ -84,9 +84,12 @@ _STRONG_RE = re.compile(
 )
 # A soft marker ("actually", "wait") changes the answer only when a new one follows at once.
 _SOFT_RE = re.compile(r"\b(?:actually|wait|hmm+|instead|rather)\b", re.IGNORECASE)
-_MARKER_WORDS = ("wait", "actual", "sorry", "no", "wrong", "incorrect", "right", "mistake", "error", "correct",
-                 "scratch", "second thought", "let me", "oops", "hold on", "rather", "make that", "i mean",
-                 "instead", "hmm", "oh", "my bad")
+# One scan for the words every correction starts with; text without them has no correction.
+_ANY_MARKER_RE = re.compile(
+    r"\b(?:wait|actually|sorry|no|that|i\s+made|correction|scratch|on\s+second|let\s+me|my\s+(?:mistake|bad|error)|"
+    r"i\s+was\s+wrong|or\s+rather|make\s+that|i\s+mean|instead|rather|hmm+|oh|oops|hold\s+on)\b",
+    re.IGNORECASE,
+)
 _VALUE_END_RE = re.compile(r"(?:\.(?=\s|$)(?<!\d\.)|[\n;!?]|\s+(?:because|since|as|so|which|but)\b)", re.IGNORECASE)
 _NEW_ANSWER_RES = (
     re.compile(r"\\boxed\s*\{"),
@@ -150,8 +153,7 @@ def _like(value: str, original: str | None) -> bool:
 
 def _apply_corrections(answer: str | None, text: str) -> tuple[str | None, list[str], str]:
     """Walk the corrections in ``text`` (the answer's own sentence and what follows it)."""
-    low = text.lower()
-    if not any(w in low for w in _MARKER_WORDS):
+    if not _ANY_MARKER_RE.search(text):
         return answer, [], ""
     marks: list[tuple[int, int, bool]] = [(m.start(), m.end(), True) for m in _STRONG_RE.finditer(text)]
     marks += [(m.start(), m.end(), False) for m in _SOFT_RE.finditer(text)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.choices import LETTERS, parse_choice
 from verifier_runtime.toolkit.commit import Commitment, split_candidates, strip_label
 from verifier_runtime.toolkit.compare import Answer, compare_answers, parse_answer
@@ -262,7 +263,8 @@ def _judge(x: Any) -> Judgment:
     if c is None or c.answer is None:
         return Judgment(False, _no_answer_reason(x, c, info))
     cues = x.cues
-    options = x.options
+    # options matter only where a letter is in play (the reference or the answer names one)
+    options = x.options if _is_letter(ref) or _STANDALONE_LETTER_RE.search(c.text or c.answer or "") else {}
     if c.several and (options or _is_letter(ref)) and c.text:
         j = _choice(c.text, ref, options, cues)  # "(A) 3 and 5": one option, written with its text
         if j is not None and j.correct:
@@ -285,7 +287,7 @@ def _judge(x: Any) -> Judgment:
         ab = parse_bool(_CONCLUSION_LEAD_RE.sub("", answer, count=1))  # "So no, 91 is not prime."
     if rb is not None and ab is not None:
         return Judgment(rb == ab, "equal:boolean" if rb == ab else "differ:boolean")
-    if rb is None and _is_formula(ref):
+    if rb is None and len(ref) <= 40 and _is_formula(ref):
         return _text(answer, ref, x, cues)  # H2 is not 2H: formulas compare as written (R6.1)
     j = compare_candidate(answer, ref, cues, x)
     if j is None or not j.correct:
@@ -296,7 +298,7 @@ def _judge(x: Any) -> Judgment:
                 return Judgment(True, ja.reason)
     if j is not None and j.correct:
         return j
-    if j is None:  # the whole answer is prose: the value its sentence states
+    if j is None and _HAS_VALUE_RE.search(answer):  # the whole answer is prose: the value its sentence states
         for sv in statement_values(answer, percent="%" in ref or "percent" in ref.lower()):
             js = compare_candidate(sv, ref, cues, x)
             if js is not None and js.correct:
@@ -325,6 +327,8 @@ _NUMBER_PHRASE_RE = re.compile(
 _MAX_STATEMENT_WORDS = 20
 
 
+_HAS_VALUE_RE = re.compile(r"\d|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+                           r"forty|fifty|hundred|thousand|million|half|quarter|third)\b", re.IGNORECASE)
 _STATEMENT_CONCLUSION_RE = re.compile(r"\b(?:so|thus|therefore|hence)\b[\s,]*", re.IGNORECASE)
 
 
@@ -633,6 +637,13 @@ def _squash(s: str) -> str:
 _MAX_RESTATEMENT_CHARS = 200
 
 
+@memoize_text(maxsize=1024, max_chars=20_000)
+def _question_spans(question: str) -> tuple[str, ...]:
+    """The question's math spans, whitespace removed (the whole question when it has none)."""
+    spans = [next(g for g in m.groups() if g is not None) for m in _MATH_SPAN_RE.finditer(question)]
+    return tuple(_squash(sp) for sp in (spans or [question]))
+
+
 def is_restatement(answer: str, reference: str, question: str) -> bool:
     """R2.6: the answer only repeats an expression of the question (an expression with an
     operator), and the reference is written otherwise."""
@@ -641,11 +652,7 @@ def is_restatement(answer: str, reference: str, question: str) -> bool:
     a = _squash(answer)
     if len(a) < 2 or a == _squash(reference):
         return False
-    spans = [next(g for g in m.groups() if g is not None) for m in _MATH_SPAN_RE.finditer(question)]
-    if not spans:
-        spans = [question]
-    for span in spans:
-        sq = _squash(span)
+    for sq in _question_spans(question):
         if a == sq or (len(a) >= 5 and _bounded_in(a, sq)) or (len(a) >= 2 and _bounded_in(a, sq) and len(sq) <= 12):
             return True
     return False
