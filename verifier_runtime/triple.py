@@ -151,7 +151,8 @@ class Triple:
         except KeyError:
             from verifier_runtime.toolkit.criterion import numeric_aliases
 
-            return self._get("numeric_alias_ref", lambda: bool(numeric_aliases(self.ref or "", self.question)))
+            ref = self.ref or ""
+            return self._get("numeric_alias_ref", lambda: "/" in ref and bool(numeric_aliases(ref, self.question)))
 
     @property
     def parsed_ref(self):

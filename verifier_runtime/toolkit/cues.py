@@ -32,6 +32,14 @@ _FORM_FIELDS = ("simplest_form", "percentage", "decimal", "fraction", "mixed_num
                 "interval_notation", "expand", "factor", "rationalize", "scientific")
 
 
+# Every form requirement (and a requested unit) is written with one of these words.
+_FORM_WORDS_RE = re.compile(
+    r"simpl|lowest|reduced|percent|decimal|fraction|mixed|exact|terms\s+of|radical|interval\s+notation|expand|multiply"
+    r"\s+out|distribute|factor|rationali|scientific|standard\s+form|nearest|places|d\.p|\bdp\b|sig|s\.f|\bsf\b|\bin\s",
+    re.IGNORECASE,
+)
+
+
 class _Cue:
     """A cue field, read from the question on first use and kept (a question is read once per
     field, and most readers need a few fields only)."""
@@ -119,6 +127,8 @@ class Cues:
     @property
     def form_requirements(self) -> tuple[str, ...]:
         """The form requirements the question states, by name (empty when it states none)."""
+        if self._text and not _FORM_WORDS_RE.search(self._text) and "unit" not in self._values:
+            return ()  # none of the words any form requirement is written with (checked in one scan)
         names = [name for name in _FORM_FIELDS if getattr(self, name)]
         if self.decimal_places is not None:
             names.append("decimal_places")
@@ -284,13 +294,28 @@ def _unit_ok(token: str) -> str | None:
     return None
 
 
+_IN_RE = re.compile(r"\bin\s+", _I)
+
+
 def _find_unit(text: str) -> str | None:
+    """The requested unit: every pattern turns on an "in" before the unit, so each runs only in
+    windows around the occurrences of "in" (a question is not scanned five times over)."""
+    windows: list[list[int]] = []
+    for m in _IN_RE.finditer(text):
+        lo, hi = max(0, m.start() - 64), min(len(text), m.end() + 40)
+        if windows and lo <= windows[-1][1]:
+            windows[-1][1] = hi
+        else:
+            windows.append([lo, hi])
+    if not windows:
+        return None
     for rx in _UNIT_RES:
         found = None
-        for m in rx.finditer(text):
-            unit = _unit_ok(m.group(1))
-            if unit:
-                found = unit
+        for lo, hi in windows:
+            for m in rx.finditer(text, lo, hi):
+                unit = _unit_ok(m.group(1))
+                if unit:
+                    found = unit
         if found:
             return found
     return None

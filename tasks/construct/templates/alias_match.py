@@ -48,10 +48,11 @@ def decide(x):
         return Decision.abstain("no_aliases")
     if len(a.split()) > PARAMS["max_answer_words"]:
         return Decision.abstain("answer_too_long")
-    pr = x.parsed_ref
-    if (x.number_ref is not None or x.quantity_ref is not None or any(ch in r for ch in MATH_CHARS)
-            or (pr is not None and pr.kind != "text")):
-        return Decision.abstain("mathematical_reference")  # "1/2", "90 km/h", "(-1, 3)": not a list of aliases
+    if any(ch in r for ch in MATH_CHARS):
+        return Decision.abstain("mathematical_reference")
+    pr = x.parsed_ref  # a number, a quantity or a structure ("1/2", "90 km/h", "(-1, 3)"): not a list of aliases
+    if pr is None or pr.kind != "text" or x.numeric_alias_ref:
+        return Decision.abstain("mathematical_reference")
     aliases = [s.strip() for s in r.split(PARAMS["separator"])]
     aliases = [s for s in aliases if len(normalize_text(s)) >= PARAMS["min_alias_chars"]]
     if not aliases:
