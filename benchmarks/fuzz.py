@@ -86,11 +86,11 @@ def _huge(rng: random.Random) -> str:
 
 def regex_bombs(max_chars: int = 20_000) -> list[str]:
     """For every regular expression the toolkit compiles: long runs of its own characters."""
+    import pkgutil
+
     import verifier_runtime.toolkit as tk
 
-    names = ["verifier_runtime.toolkit." + m for m in ("extract", "numbers", "choices", "cues", "text", "units",
-                                                          "structures", "compare")]
-    names += ["verifier_runtime.toolkit.latex." + m for m in ("tokens", "parser", "convert")]
+    names = [m.name for m in pkgutil.walk_packages(tk.__path__, tk.__name__ + ".")]
     bombs: list[str] = []
     for name in names:
         try:
@@ -101,12 +101,14 @@ def regex_bombs(max_chars: int = 20_000) -> list[str]:
             if isinstance(value, re.Pattern) and isinstance(value.pattern, str):
                 chars = sorted({c for c in value.pattern if c.isprintable() and c not in "\\()[]{}?*+|^$"})[:12]
                 words = re.findall(r"[A-Za-z]{3,}", value.pattern)[:4]
-                for unit in chars[:6] + words:
+                units = chars[:6] + words
+                if "\\s" in value.pattern:  # whitespace runs, alone and around the pattern's words
+                    units += [" ", "\n", "\t", "\\ "] + [f" {w} " for w in words[:2]]
+                for unit in units:
                     bombs.append((unit * (max_chars // max(1, len(unit))))[:max_chars] + "!")
                 if len(chars) >= 2:
                     pair = chars[0] + chars[1]
                     bombs.append((pair * (max_chars // 2))[:max_chars] + "\x00")
-    del tk
     return bombs
 
 

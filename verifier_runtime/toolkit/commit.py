@@ -90,7 +90,7 @@ _ANY_MARKER_RE = re.compile(
     r"i\s+was\s+wrong|or\s+rather|make\s+that|i\s+mean|instead|rather|hmm+|oh|oops|hold\s+on)\b",
     re.IGNORECASE,
 )
-_VALUE_END_RE = re.compile(r"(?:\.(?=\s|$)(?<!\d\.)|[\n;!?]|\s+(?:because|since|as|so|which|but)\b)", re.IGNORECASE)
+_VALUE_END_RE = re.compile(r"(?:\.(?=\s|$)(?<!\d\.)|[\n;!?]|(?<!\s)\s++(?:because|since|as|so|which|but)\b)", re.IGNORECASE)
 _NEW_ANSWER_RES = (
     re.compile(r"\\boxed\s*\{"),
     re.compile(r"\b(?:the\s+)?(?:correct\s+|right\s+|final\s+|actual\s+|true\s+)?answer\s+(?:is|should\s+be|would\s+be|"
@@ -193,15 +193,15 @@ _SUBJECT_NEGATED_RE = re.compile(
 )
 _MAX_NEGATED_WORDS = 4
 # x \neq 3, x != 3, x ≠ 3: the answer only excludes a value
-_NOT_EQUAL_RE = re.compile(r"^\s*\$?\s*[A-Za-z](?:_\{?\w{1,3}\}?)?\s*(?:\\neq?|\\ne\b|!=|\u2260)\s*(?P<v>[^$]+?)\s*\$?\s*$")
+_NOT_EQUAL_RE = re.compile(r"^\s*+\$?\s*+[A-Za-z](?:_\{?\w{1,3}\}?)?\s*(?:\\neq?|\\ne\b|!=|\u2260)\s*(?P<v>[^$]+?)\s*\$?\s*$")
 _AFFIRM_LEAD_RE = re.compile(
     r"^(?:but\s+|rather\s+|instead\s+|so\s+|thus\s+)?(?:(?:the\s+(?:final\s+|correct\s+)?answer|it|this|that)\s*"
     r"(?:is|'s|was|must\s+be|should\s+be)\s+|it'?s\s+)?",
     re.IGNORECASE,
 )
-_CLAUSE_SPLIT_RE = re.compile(r"\s*(?:;|\.\s+|,?\s+but\s+|\s+[\u2014\u2013]\s+|\u2014|,\s+(?=not\b|it\b|it'?s\b|but\b))\s*",
+_CLAUSE_SPLIT_RE = re.compile(r"(?<!\s)\s*+(?:;|\.\s+|,?\s*+(?<=\s)but\s+|(?<=\s)[\u2014\u2013]\s+|\u2014|,\s++(?=not\b|it\b|it'?s\b|but\b))\s*",
                               re.IGNORECASE)
-_NOR_RE = re.compile(r"\s+nor\s+", re.IGNORECASE)
+_NOR_RE = re.compile(r"(?<!\s)\s++nor\s+", re.IGNORECASE)
 _MAX_NEGATION_WORDS = 40
 
 
@@ -242,11 +242,11 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
 
 # ---------------------------------------------------------------- alternatives and lists
 _OR_WORDS_RE = re.compile(
-    r"\s*,?\s*(?:\\(?:text|mathrm|textrm)\s*\{\s*or\s*\}|\\quad\s*\\text\s*\{\s*or\s*\}\s*\\quad|\bor\s+(?:else\s+|maybe\s+|"
+    r"(?<!\s)\s*+,?\s*+(?:\\(?:text|mathrm|textrm)\s*\{\s*or\s*\}|\\quad\s*\\text\s*\{\s*or\s*\}\s*\\quad|\bor\s+(?:else\s+|maybe\s+|"
     r"possibly\s+|perhaps\s+|alternatively\s+|even\s+)?|\\lor|\u2228)\s*",
     re.IGNORECASE,
 )
-_AND_WORDS_RE = re.compile(r"\s*,?\s*(?:\\(?:text|mathrm|textrm)\s*\{\s*and\s*\}|\band\b|&|\\&)\s*", re.IGNORECASE)
+_AND_WORDS_RE = re.compile(r"(?<!\s)\s*+,?\s*+(?:\\(?:text|mathrm|textrm)\s*\{\s*and\s*\}|\band\b|&|\\&)\s*", re.IGNORECASE)
 _HEDGE_WORDS_RE = re.compile(
     r"\b(?:either|maybe|perhaps|possibly|probably|could\s+be|might\s+be|may\s+be|or\s+maybe|or\s+possibly|"
     r"alternatively|not\s+sure|unsure|one\s+of)\b",
@@ -284,7 +284,7 @@ _HEDGE_LEAD_RE = re.compile(
     r"apparently)[\s,]+)+",
     re.IGNORECASE,
 )
-_PAREN_ALT_RE = re.compile(r"^(?P<a>.+?)\s*\(\s*(?:or|maybe|possibly|perhaps|alternatively)\b[\s,]*(?P<b>[^()]+)\)\s*$",
+_PAREN_ALT_RE = re.compile(r"^(?P<a>.+?)(?<!\s)\s*+\(\s*(?:or|maybe|possibly|perhaps|alternatively)\b[\s,]*(?P<b>[^()]+)\)\s*$",
                            re.IGNORECASE)
 _SLASH_HEDGE_RE = re.compile(r"^\s*(?P<a>[A-Za-z][A-Za-z]{0,14})\s*/\s*(?P<b>[A-Za-z][A-Za-z]{0,14})\s*$")
 
@@ -457,7 +457,7 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
     return tuple(kept), joiner, hedged
 
 
-_SEMICOLON_RE = re.compile(r"\s*;\s*")
+_SEMICOLON_RE = re.compile(r"(?<!\s)\s*+;\s*")
 # "24, i.e. 24.0": the same value again, said another way (the candidates must then agree)
 _RESTATE_LEAD_RE = re.compile(r"^(?:i\.?\s?e\.?|that\s+is|namely|equivalently|or\s+equivalently|which\s+is)[\s,:]*",
                               re.IGNORECASE)

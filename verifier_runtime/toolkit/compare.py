@@ -82,7 +82,7 @@ class Ratio:
     text: str = ""
 
 
-_RATIO_SEP = r"\s*(?::|\\colon|\\!:\\!|\bto\b)\s*"
+_RATIO_SEP = r"(?<!\s)\s*+(?::|\\colon|\\!:\\!|\bto\b)\s*"
 _RATIO_RE = re.compile(r"^\s*([-+]?[\d.,]+(?:\s*[A-Za-z%]{0,3})?)((?:" + _RATIO_SEP + r"[-+]?[\d.,]+(?:\s*[A-Za-z%]{0,3})?)+)\s*$")
 _RATIO_SPLIT_RE = re.compile(_RATIO_SEP)
 
@@ -175,7 +175,7 @@ def parse_answer(s: object) -> Answer | None:
 
 _DIGIT_COMMA_RE = re.compile(r"^[-+]?\d+,\d+(?:\s+\S.*)?$")
 _THOUSANDS_RE = re.compile(r"^[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d)")
-_PROSE = re.compile(r"[A-Za-z]{2,}[,;:]?\s+[A-Za-z]{2,}[,;:]?\s+[A-Za-z]{2,}")
+_PROSE = re.compile(r"(?<![A-Za-z])[A-Za-z]{2,}+[,;:]?\s++[A-Za-z]{2,}+[,;:]?\s++[A-Za-z]{2,}")
 
 
 def _parse_answer(s: str) -> Answer | None:

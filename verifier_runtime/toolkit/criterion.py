@@ -153,7 +153,7 @@ def invalid_reason(x: Any) -> str | None:
 
 
 # ----------------------------------------------------------------------------- references
-_TEXT_ALIAS_RE = re.compile(r"\s*(?:/|;|\|)\s*|\s+or\s+", re.IGNORECASE)
+_TEXT_ALIAS_RE = re.compile(r"(?<!\s)\s*+(?:/|;|\|)\s*|(?<!\s)\s++or\s+", re.IGNORECASE)
 
 
 def reference_values(ref: str, cues: Cues | None = None) -> tuple[str, ...]:
@@ -467,7 +467,7 @@ def _several(x: Any, c: Commitment, cues: Cues | None, options: dict[str, str]) 
     return Judgment(False, "hedge:alternatives" if c.joiner == "or" else "hedge:list_for_single_answer")
 
 
-_EQ_LHS_RE = re.compile(r"^\s*(?P<lhs>[^=<>]{1,40}?)\s*=\s*(?P<rhs>[^=<>]+)$")
+_EQ_LHS_RE = re.compile(r"^\s*+(?P<lhs>[^=<>]{1,40}?)\s*=\s*(?P<rhs>[^=<>]+)$")
 
 
 def _assignment_asked(cands: list[str], cues: Cues | None) -> str | None:
@@ -577,7 +577,7 @@ def _no_form(cues: Cues | None) -> Cues | None:
 
 
 # ----------------------------------------------------------------------------- choices
-_LETTER_RE = re.compile(r"^\s*(?:\(|\[)?\s*([A-J])\s*(?:\)|\]|\.)?\s*$")
+_LETTER_RE = re.compile(r"^\s*+(?:\(|\[)?\s*+([A-J])\s*+(?:\)|\]|\.)?\s*$")
 
 
 def _is_letter(s: str) -> bool:
@@ -689,7 +689,7 @@ def _bounded_in(a: str, text: str) -> bool:
 
 
 # ----------------------------------------------------------------------------- typed comparison
-_CHAIN_RE = re.compile(r"\s*(?:=|\\approx|\u2248|\\simeq|\\sim)\s*")
+_CHAIN_RE = re.compile(r"(?<!\s)\s*+(?:=|\\approx|\u2248|\\simeq|\\sim)\s*")
 _APPROX_RE = re.compile(r"\\approx|\u2248")
 _FUNC_LABEL_RE = re.compile(r"^\s*(?:[A-Za-z]'*\s*\(\s*[A-Za-z0-9, ]+\s*\)|\|[A-Za-z]{1,3}\||\\overline\{[A-Z]{1,3}\}|"
                             r"[A-Z]{2,3}|\\text\{[^{}]{1,30}\}|\\mathrm\{[^{}]{1,30}\}|\\angle\s*[A-Z]{1,3}|"
@@ -755,7 +755,7 @@ def _label_conflicts(label: str | None, ref_label: str | None, cues: Cues | None
 
 
 _RADIAN_SUFFIX_RE = re.compile(
-    r"^(?P<e>.+?)(?:\s|\\[,;: ]|~)*(?:\\(?:text|mathrm|rm)\s*\{\s*rad(?:ians?)?\s*\}|rad(?:ians?)?)\s*$")
+    r"^(?P<e>.+?)(?<![\s~\\])(?:\s|\\[,;: ]|~)*+(?:\\(?:text|mathrm|rm)\s*\{\s*rad(?:ians?)?\s*\}|rad(?:ians?)?)\s*$")
 
 
 def compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any = None, *,
@@ -835,7 +835,7 @@ def _typed(pa: Answer, pr: Answer, a_text: str, r_text: str, cues: Cues | None, 
 
 
 _LEADING_NUMBER_RE = re.compile(
-    r"^\s*\$?\s*([-+\u2212]?(?:\d[\d,]*\.?\d*|\.\d+)(?:\s*(?:\\times|\\cdot|\u00d7)\s*10\s*\^\s*\{?\s*[-+\u2212]?\d+\s*\}?|[eE][-+]?\d+)?)")
+    r"^\s*+\$?\s*+([-+\u2212]?(?:\d[\d,]*\.?\d*|\.\d+)(?:\s*(?:\\times|\\cdot|\u00d7)\s*10\s*\^\s*\{?\s*[-+\u2212]?\d+\s*\}?|[eE][-+]?\d+)?)")
 
 
 def _coefficient_times_symbol(pa: Answer, pr: Answer, a_text: str, r_text: str, cues: Cues | None,
@@ -1138,7 +1138,7 @@ def _magnitudes(a: float, r: float, nr: Number | None, q_from: Quantity | None, 
 
 # ----------------------------------------------------------------------------- text
 # Peers are joined by "and", "or", "&" (a comma alone is more often an apposition: "Paris, France")
-_PEER_SPLIT_RE = re.compile(r"\s*(?:,\s*and\s+|,\s*or\s+|\s+and\s+|\s+or\s+|\s*&\s*)\s*", re.IGNORECASE)
+_PEER_SPLIT_RE = re.compile(r"(?<!\s)\s*+(?:,\s*+and\s+|,\s*+or\s+|(?<=\s)and\s+|(?<=\s)or\s+|&)\s*", re.IGNORECASE)
 _MAX_SHORT_ANSWER_WORDS = 400
 
 

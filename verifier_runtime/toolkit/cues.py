@@ -170,12 +170,12 @@ _DECIMAL_RE = re.compile(
 _MIXED_RE = re.compile(r"\bmixed\s+(?:number|numeral|fraction)\b", re.IGNORECASE)
 _INTERVAL_NOTATION_RE = re.compile(r"\binterval\s+notation\b", re.IGNORECASE)
 _EXPAND_RE = re.compile(
-    r"^\s*expand\b|\bexpand\s+(?:and\s+simplify\s+)?(?:the\s+)?(?:product|expression|\$|\\\(|\()|\b(?:in|as\s+an?)\s+expanded\s+"
+    r"^[^\S\n]*+expand\b|\bexpand\s+(?:and\s+simplify\s+)?(?:the\s+)?(?:product|expression|\$|\\\(|\()|\b(?:in|as\s+an?)\s+expanded\s+"
     r"(?:form|polynomial)|\bmultiply\s+out\b|\b(?:expand|distribute)\s+and\s+simplify\b",
     re.IGNORECASE | re.MULTILINE,
 )
 _FACTOR_RE = re.compile(
-    r"^\s*factor(?:ize|ise)?\b|\bfactor(?:ize|ise)?\s+(?:completely\s+|fully\s+)?(?:the\s+)?(?:expression|polynomial|each|"
+    r"^[^\S\n]*+factor(?:ize|ise)?\b|\bfactor(?:ize|ise)?\s+(?:completely\s+|fully\s+)?(?:the\s+)?(?:expression|polynomial|each|"
     r"following|\$|\\\(|\()|\b(?:in|as\s+a)\s+factored\s+form\b|\bfactor\s+(?:completely|fully)\b|\bcompletely\s+factor",
     re.IGNORECASE | re.MULTILINE,
 )

@@ -271,7 +271,7 @@ _LEAD_FILLER_RE = re.compile(
 )
 _SENTENCE_END_RE = re.compile(r"\.\s+(?=[A-Z])")
 _SEP_LEAD = " \t:：="
-_ANS_LEAD_RE = re.compile(r"\s*(?:Ans|Answer)\b", re.IGNORECASE)
+_ANS_LEAD_RE = re.compile(r"(?<!\s)\s*+(?:Ans|Answer)\b", re.IGNORECASE)
 
 
 def _rest_of_answer(text: str, start: int) -> tuple[str, int]:

@@ -254,9 +254,6 @@ def decimal_places_of(n: Number) -> int | None:
     return None
 
 
-_MIXED_TEXT_RE = re.compile(r"^\s*-?\d+\s*(?:\\[dt]?frac|\d+\s*/)")
-
-
 @memoize_text(maxsize=2048)
 def _number(answer: str) -> Number | None:
     return parse_number(answer)
@@ -340,7 +337,7 @@ def _violations(answer: str, cues: Cues, reference: str | None, unit: str | None
     return out
 
 
-_MAGNITUDE_RE = re.compile(r"^\s*([-+\u2212]?\s*[\d.,]+(?:\s*(?:\\times|\\cdot|\u00d7|x|\*)\s*10\s*\^\s*\{?[-+\u2212]?\d+\}?)?)")
+_MAGNITUDE_RE = re.compile(r"^\s*+([-+\u2212]?\s*+[\d.,]+(?:\s*(?:\\times|\\cdot|\u00d7|x|\*)\s*10\s*\^\s*\{?[-+\u2212]?\d+\}?)?)")
 
 
 def _reference_value(reference: str) -> str:

@@ -141,7 +141,7 @@ ANY_DIGIT_RE = re.compile(r"\d")
 
 # LaTeX thousands separators written after a comma (``12,\\!345``, ``12{,}345``) join the groups.
 _LATEX_GROUP_RE = re.compile(r"(?<=\d)(?:\{,\}|,\s*\\[!,;: ]\s*|,\s*\{\s*\}\s*)(?=\d{3}(?!\d))")
-_PERCENT_WORD_RE = re.compile(r"\s*(?:per\s*cent|percent|pct\.?|percentage\s+points?)\s*$", re.IGNORECASE)
+_PERCENT_WORD_RE = re.compile(r"(?<!\s)\s*+(?:per\s*cent|percent|pct\.?|percentage\s+points?)\s*$", re.IGNORECASE)
 _SUPERSCRIPTS = str.maketrans("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b\u207a", "0123456789-+")
 _SUP_EXP_RE = re.compile(r"10([\u2070\u00b9\u00b2\u00b3\u2074-\u2079\u207b\u207a]+)$")
 

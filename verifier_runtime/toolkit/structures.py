@@ -279,7 +279,7 @@ def expand_plus_minus(s: object) -> Collection | None:
 
 # --- intervals -----------------------------------------------------------------------------------
 
-_UNION = re.compile(r"\\cup|\u222a|\s+U\s+|\\text\{\s*or\s*\}|\s+or\s+")
+_UNION = re.compile(r"\\cup|\u222a|(?<!\s)\s++U\s+|\\text\{\s*or\s*\}|(?<!\s)\s++or\s+")
 _INFS = {"\\infty": 1, "+\\infty": 1, "-\\infty": -1, "\u221e": 1, "-\u221e": -1, "inf": 1, "-inf": -1,
          "oo": 1, "-oo": -1, "+\u221e": 1, "infty": 1, "-infty": -1, "+inf": 1}
 _IN_PREFIX = re.compile(r"^[A-Za-z](?:_\{?\w+\}?)?\s*(?:\\in|\u2208)\s*")

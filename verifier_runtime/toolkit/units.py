@@ -39,8 +39,8 @@ _BRACED_EXPONENT_RE = re.compile(r"\^\s*\{\s*([-+\u2212]?\s*\d+)\s*\}")
 _BRACES_RE = re.compile(r"\{([^{}]*)\}")
 _LATEX_WORD_RE = re.compile(r"\\([A-Za-z]+)\s*")
 _PREFIX_GAP_RE = re.compile(r"\b([kmunpcMG])\s+(?=[A-Za-z])")
-_CARET_SPACE_RE = re.compile(r"\s*\^(\d)")
-_OP_SPACES_RE = re.compile(r"\s*([*/^()])\s*")
+_CARET_SPACE_RE = re.compile(r"(?<!\s)\s*+\^(\d)")
+_OP_SPACES_RE = re.compile(r"(?<!\s)\s*+([*/^()])\s*")
 _IMPLICIT_PRODUCT_RE = re.compile(r"(?<=[A-Za-z0-9)])\s+(?=[A-Za-z(])")
 _UNIT_EXPONENT_RE = re.compile(r"\^\(?(-?\d+(?:\.\d+)?)")
 _SYMBOL_ASSIGN_RE = re.compile(r"^[A-Za-z](?:_\{?\w+\}?)?\s*=\s*")
@@ -120,7 +120,7 @@ _NUM_PREFIX = re.compile(
     r"(?P<rest>.*)$",
     re.S,
 )
-_FRAC_PREFIX = re.compile(r"^\s*(?P<num>-?\s*\\[dt]?frac\s*\{[^{}]*\}\s*\{[^{}]*\}|-?\d+\s*/\s*\d+)(?P<rest>.*)$", re.S)
+_FRAC_PREFIX = re.compile(r"^\s*+(?P<num>-?\s*\\[dt]?frac\s*\{[^{}]*\}\s*\{[^{}]*\}|-?\d+\s*/\s*\d+)(?P<rest>.*)$", re.S)
 _UNIT_CHARS = re.compile(r"^[A-Za-z0-9_ */^().%\-]+$")
 _IDENT = re.compile(r"[A-Za-z_]+")
 
