@@ -7,7 +7,6 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 err = Console(stderr=True)
 out = Console()
@@ -44,25 +43,10 @@ def round_rows(summaries: list[dict]) -> list[list[str]]:
 
 def print_rows(title: str, columns: tuple[str, ...] | list[str], rows: list[list[str]], *, stderr: bool = True,
                no_wrap: bool = True) -> None:
-    """A table on a terminal; tab-separated lines (a header, then one per row) when the stream is
-    not a terminal, so a pipe or a log file gets every column whole."""
-    console = err if stderr else out
-    if not console.is_terminal:
-        import sys
+    """The shared table printer (TSV when the stream is not a terminal), numbers right-aligned."""
+    from autoverifier._tables import print_rows as _print
 
-        stream = sys.stderr if stderr else sys.stdout
-        stream.write("\t".join(columns) + "\n")
-        for r in rows:
-            stream.write("\t".join(c.replace("\t", " ").replace("\n", " ") for c in r) + "\n")
-        stream.flush()
-        return
-    t = Table(title=title)
-    for col in columns:
-        t.add_column(col, justify="right" if col in ROUND_COLUMNS[3:] else "left", no_wrap=no_wrap,
-                     overflow="fold")
-    for r in rows:
-        t.add_row(*r)
-    console.print(t)
+    _print(title, columns, rows, stderr=stderr, no_wrap=no_wrap, right=ROUND_COLUMNS[3:])
 
 
 def prefect_defaults(quiet: bool = False) -> None:
