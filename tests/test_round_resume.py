@@ -252,7 +252,7 @@ def test_round_artifacts_format_numbers_and_keep_reasons_whole() -> None:
     md = art["markdown"]
     assert md.startswith("# demo-config-round-004: nothing accepted (r0003 unchanged)")
     assert "Nothing accepted, nothing frozen" in md and "at full_replay" in md
-    assert reason.replace("|", "\\|") in md  # whole, pipes escaped so the table holds
+    assert f"- **r04-c1-0** at *full_replay* (text_match): {' '.join(reason.split())}" in md  # whole
     assert "| direct coverage | 46.32% | 46.32% | +0.00 pts |" in md and "| fallback calls | 2,677 | 2,677 | +0 |" in md
     assert art["trace"] == [{"round": "004", "base": "r0003", "froze": "nothing", "coverage": "46.32%",
                              "direct errors": "8", "direct precision": "99.65%", "accuracy": "80.35%",

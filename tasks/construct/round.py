@@ -983,9 +983,9 @@ def _pct(x: Any) -> str:
     return "-" if x is None else f"{100 * x:.2f}%"
 
 
-def _cell(x: Any) -> str:
-    """Text for a markdown table cell: whole (never cut), on one line, pipes escaped."""
-    return " ".join(str(x if x is not None else "").split()).replace("|", "\\|")
+def _line(x: Any) -> str:
+    """Text on one line, whole (never cut)."""
+    return " ".join(str(x if x is not None else "").split())
 
 
 def _delta(b: Any, a: Any, pct: bool) -> str:
@@ -1030,19 +1030,13 @@ def round_markdown(summary: dict, accepted: list[dict], rejected: list[dict], tr
               + (" (" + ", ".join(f"{k}: {v}" for k, v in by_stage.items()) + ")" if by_stage else "") + ".",
               "", f"Every card with its full reason: the [`{keys['cards']}`](/artifacts/key/{keys['cards']}) table.",
               "", "## Accepted cards", ""]
-    if accepted:
-        lines += ["| card | module | template | reason |", "|---|---|---|---|"]
-        lines += [f"| {_cell(c['card_id'])} | {_cell(c.get('module_id'))} | {_cell(c.get('template'))} | "
-                  f"{_cell(c['reason'])} |" for c in accepted]
-    else:
-        lines.append("None.")
+    # cards as a list, not a table: a list item wraps, so every reason is read whole on the page
+    lines += [f"- **{_line(c['card_id'])}** → `{_line(c.get('module_id'))}` ({_line(c.get('template'))}): "
+              f"{_line(c['reason'])}" for c in accepted] or ["None."]
     lines += ["", "## Rejected cards", ""]
-    if rejected:
-        lines += ["| card | stage | template | reason |", "|---|---|---|---|"]
-        lines += [f"| {_cell(c['card_id'])} | {_cell(c['stage'])} | {_cell(c.get('template'))} | {_cell(c['reason'])} |"
-                  for c in rejected]
-    else:
-        lines.append("None.")
+    lines += [f"- **{_line(c['card_id'])}** at *{_line(c['stage'])}*"
+              + (f" ({_line(c.get('template'))})" if c.get("template") else "") + f": {_line(c['reason'])}"
+              for c in rejected] or ["None."]
     lines += ["", f"## Trace over the rounds of `{summary.get('config')}`", "",
               "| round | base | froze | coverage | direct errors | direct precision | accuracy | fallback calls "
               "| accepted | rejected |", "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|"]
