@@ -113,3 +113,30 @@ def test_dask_task_runner_gives_the_same_round(prefect_harness, tmp_path: Path) 
         (summary,) = construct(config=str(cfg), rounds=1)
         figures[runner] = (summary["before"], summary["after"], summary["accepted"], summary["rejected"])
     assert figures["dask"] == figures["threads"]
+
+
+def test_each_new_round_build_is_evaluated_next_to_the_round(prefect_harness, shared_dir, tmp_path: Path) -> None:
+    """construct(evaluate_config=...) runs the evaluate flow on the round's build and publishes
+    its table under the config's keys; a round that froze nothing is not evaluated."""
+    from prefect.client.orchestration import get_client
+
+    from flows.construct import construct
+
+    cfg = small_construct_config(tmp_path)
+    eval_cfg = tmp_path / "eval.yaml"
+    eval_cfg.write_text(yaml.safe_dump({"benchmarks": ["verifybench"], "verifiers": ["autoverifier", "fallback_only"],
+                                        "limit": 5, "db": str(tmp_path / "eval.duckdb"), "decontamination": False,
+                                        "shared": str(shared_dir)}))
+    summaries = construct(config=str(cfg), rounds=3, evaluate_config=str(eval_cfg))
+    # round 2 accepts nothing: it freezes nothing and ends the run (round 3 would repeat it)
+    assert [(s["round"], s["build"]) for s in summaries] == [(1, "r0001"), (2, None)]
+
+    async def read():
+        async with get_client() as client:
+            return await client.read_artifacts(), await client.read_flow_runs()
+
+    artifacts, runs = asyncio.run(read())
+    evals = [a for a in artifacts if a.key == "e2e-eval"]
+    assert len(evals) == 1 and "Release **r0001**" in evals[0].data and summaries[0]["build_path"] in evals[0].data
+    assert any(a.key == "e2e-eval-accuracy" for a in artifacts)
+    assert any(r.name == "e2e-round-001-eval" for r in runs)
