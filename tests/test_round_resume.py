@@ -257,3 +257,28 @@ def test_round_artifacts_format_numbers_and_keep_reasons_whole() -> None:
     assert art["trace"] == [{"round": "004", "base": "r0003", "froze": "nothing", "coverage": "46.32%",
                              "direct errors": "8", "direct precision": "99.65%", "accuracy": "80.35%",
                              "fallback calls": "2,677", "accepted": "0", "rejected": "1"}]
+
+
+def test_a_newer_release_starts_a_new_line_of_rounds(tmp_path) -> None:
+    """start_from: newest: rounds continue from their own builds until a person builds a newer
+    release; the next round then starts from that release (numbers and build names go on)."""
+    from tests.helpers import build_release, module_source
+
+    bank = tmp_path / "rulebank"
+    build_release(bank / "releases" / "r0001", [("m1", "verdict_matching",
+                                                 module_source("m1", "return Decision.abstain('no')"), 1)])
+    cfg_path = _config(tmp_path)
+    data = yaml.safe_load(cfg_path.read_text())
+    data["start_from"] = "newest"
+    cfg_path.write_text(yaml.safe_dump(data))
+    cfg = ConstructConfig.from_yaml(cfg_path)
+    assert (steps.plan_round(cfg).base, steps.plan_round(cfg).base_version) == ("releases/r0001", "r0001")
+    first = steps.run_round(str(cfg_path))
+    assert first["base_release"] == "r0001" and first["build"] == "r0002"  # after the release's name
+    assert steps.plan_round(cfg).base == "rounds/r0002"
+    build_release(bank / "releases" / "r0003", [("m1", "verdict_matching",
+                                                 module_source("m1", "return Decision.abstain('no')"), 1)],
+                  version="r0003")
+    plan = steps.plan_round(cfg)
+    assert (plan.round_no, plan.base, plan.base_version) == (2, "releases/r0003", "r0003")
+    assert steps.next_build_name(RuleBank(bank), plan.base_version) == "r0004"

@@ -172,9 +172,9 @@ def start_artifact(cfg: ConstructConfig) -> tuple[str, Artifact]:
     if cfg.start_from == "newest":
         newest = newest_release(bank_root)
         path = newest if newest is not None else shipped_release()
-        return str(path), load_artifact(path)
+        return _state_of(bank_root, path), load_artifact(path)
     path = cfg.path(cfg.start_from)
-    return str(path), load_artifact(path)
+    return _state_of(bank_root, path), load_artifact(path)
 
 
 def state_artifact(bank_root: Path, state: str) -> Artifact:
@@ -219,6 +219,7 @@ class RoundPlan:
     fresh: bool = False
     pending: dict[str, Any] | None = None
     action: str | None = None
+    root: str | None = None  # the release (or empty library) this line of rounds started from
 
     @property
     def name_suffix(self) -> str:
@@ -255,15 +256,26 @@ def plan_round(cfg: ConstructConfig, *, fresh: bool = False) -> RoundPlan:
     if action == "roll-forward" and not ledger.has(int(pending["round"])):
         done = [*done, pending]
     builds = round_builds(bank)
-    if fresh:
+    newer = None
+    if done and not fresh and cfg.start_from == "newest":
+        # a release built since this line of rounds started (a reviewed rules build): start from it
+        newest = newest_release(bank_root)
+        root = done[-1].get("root")
+        if newest is not None and root and newest.name != root:
+            newer = newest
+    if fresh or newer is not None:
         base, art = start_artifact(cfg)
+        root = art.version
     elif done:
         base = str(done[-1]["state"])
         art = state_artifact(bank_root, base)
+        root = done[-1].get("root") or art.version
     elif builds:  # a rule bank from before the ledger: continue from its newest round build
         base, art = _state_of(bank_root, builds[-1]), load_artifact(builds[-1])
+        root = str(art.manifest.get("provenance", {}).get("base_release") or art.version)
     else:
         base, art = start_artifact(cfg)
+        root = art.version
     if action == "roll-back":
         n = int(pending["round"])
     else:
@@ -271,7 +283,7 @@ def plan_round(cfg: ConstructConfig, *, fresh: bool = False) -> RoundPlan:
         recorded += [int(load_artifact(b).manifest.get("provenance", {}).get("round", 0) or 0) for b in builds[-1:]]
         recorded.append(int(art.manifest.get("provenance", {}).get("round", 0) or 0))
         n = next_round(max(recorded, default=0), source_rounds(bank))
-    return RoundPlan(n, base, art.version, fresh, pending, action)
+    return RoundPlan(n, base, art.version, fresh, pending, action, root)
 
 
 def recover_round(cfg: ConstructConfig, store: Any) -> list[str]:
@@ -304,7 +316,8 @@ def recover_round(cfg: ConstructConfig, store: Any) -> list[str]:
 
 
 def _ledger_entry(info: dict[str, Any]) -> dict[str, Any]:
-    return {k: info.get(k) for k in ("round", "config", "base", "build", "state", "accepted", "rejected", "fresh")}
+    keys = ("round", "config", "base", "build", "state", "root", "accepted", "rejected", "fresh")
+    return {k: info.get(k) for k in keys}
 
 
 def archive_fresh(cfg: ConstructConfig) -> str | None:
@@ -784,7 +797,8 @@ def freeze_round(ctx: RoundContext) -> str:
     journal = RoundJournal(bank.root)
     # 1. the journal: what this round is about to write
     journal.start(round=ctx.round_no, config=ctx.cfg.name, base=ctx.base.version, build=build, state=state,
-                  accepted=len(ctx.accepted), rejected=len(ctx.rejected), fresh=bool(ctx.plan and ctx.plan.fresh))
+                  root=(ctx.plan.root if ctx.plan else None) or ctx.base.version, accepted=len(ctx.accepted),
+                  rejected=len(ctx.rejected), fresh=bool(ctx.plan and ctx.plan.fresh))
     # 2. the store: every row of the round in one transaction (a rerun replaces them)
     round_row = {"artifact_version": ctx.release, "base_release": ctx.base.version, "status": "freezing",
                  "started_at": ctx.started_at, "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
