@@ -7,10 +7,9 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
-err = Console(stderr=True, width=None if Console(stderr=True).is_terminal else 140)
-out = Console(width=None if Console().is_terminal else 140)
+err = Console(stderr=True)
+out = Console()
 
 DEMO_TRIPLES = [
     ("What is 3/4 written as a decimal?", "0.75", "Dividing, 3/4 = 0.75, so the answer is $\\boxed{\\frac{3}{4}}$."),
@@ -24,53 +23,98 @@ DEMO_TRIPLES = [
 ]
 
 
-def _round_table(summaries: list[dict]) -> Table:
-    t = Table(title="Construction rounds")
-    for col in ("round", "round build", "coverage", "direct errors", "direct precision", "accuracy",
-                "fallback calls", "accepted", "rejected", "seconds"):
-        t.add_column(col, justify="right")
+ROUND_COLUMNS = ("round", "base", "froze", "coverage", "direct errors", "direct precision", "accuracy",
+                 "fallback calls", "accepted", "rejected", "seconds")
+
+
+def round_rows(summaries: list[dict]) -> list[list[str]]:
+    """One row per round, numbers formatted (percentages with two decimals, counts with separators)."""
+    rows = []
     for s in summaries:
         a = s["after"]
         prec = a.get("direct_precision")
-        t.add_row(str(s["round"]), str(s["release"]), f"{100 * a['coverage']:.2f}%", str(a["direct_errors"]),
-                  "-" if prec is None else f"{100 * prec:.2f}%", f"{100 * a['accuracy']:.2f}%",
-                  str(a["fallback_calls"]), str(s["accepted"]), str(s["rejected"]),
-                  f"{sum(s['timings_s'].values()):.1f}")
-    return t
+        secs = sum(v for k, v in s["timings_s"].items() if k != "replay_started")
+        rows.append([s.get("name") or str(s["round"]), str(s["base_release"]), str(s.get("build") or "nothing"),
+                     f"{100 * a['coverage']:.2f}%", f"{a['direct_errors']:,}",
+                     "-" if prec is None else f"{100 * prec:.2f}%", f"{100 * a['accuracy']:.2f}%",
+                     f"{a['fallback_calls']:,}", f"{s['accepted']:,}", f"{s['rejected']:,}", f"{secs:,.1f}"])
+    return rows
 
 
-def prefect_defaults() -> None:
-    """Local runs need no server: Prefect starts a temporary one; give it time on a busy machine."""
+def print_rows(title: str, columns: tuple[str, ...] | list[str], rows: list[list[str]], *, stderr: bool = True,
+               no_wrap: bool = True) -> None:
+    """The shared table printer (TSV when the stream is not a terminal), numbers right-aligned."""
+    from autoverifier._tables import print_rows as _print
+
+    _print(title, columns, rows, stderr=stderr, no_wrap=no_wrap, right=ROUND_COLUMNS[3:])
+
+
+def prefect_defaults(quiet: bool = False) -> None:
+    """Local runs need no server: Prefect starts a temporary one; give it time on a busy machine.
+    Every step logs at INFO (the flow run's page and the console); ``quiet`` keeps warnings only."""
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
-    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    os.environ["PREFECT_LOGGING_LEVEL"] = "WARNING" if quiet else os.environ.get("PREFECT_LOGGING_LEVEL", "INFO")
 
 
-def run_construct(config: str, rounds: int | None, api_url: str | None) -> list[dict]:
+def run_construct(config: str, rounds: int | None, api_url: str | None, *, until: int | None = None,
+                  fresh: bool = False, quiet: bool = False, evaluate_config: str | None = None,
+                  evaluate_limit: int | None = None) -> list[dict]:
     if api_url:
         os.environ["PREFECT_API_URL"] = api_url
-    prefect_defaults()
+    prefect_defaults(quiet)
     from flows.construct import construct
 
-    return construct(config=config, rounds=rounds)
+    return construct(config=config, rounds=rounds, until=until, fresh=fresh, evaluate_config=evaluate_config,
+                     evaluate_limit=evaluate_limit)
 
 
 def register(app: typer.Typer) -> None:
     @app.command("construct")
     def construct_cmd(
         config: Path = typer.Option(Path("configs/demo.yaml"), "--config", "-c", help="Construction config YAML."),
-        rounds: int | None = typer.Option(None, "--rounds", "-n", min=1, help="Rounds to run (default: config)."),
+        rounds: int | None = typer.Option(None, "--rounds", "-n", min=1,
+                                          help="Run N more rounds after the last finished one (default: the "
+                                               "config's rounds)."),
+        until: int | None = typer.Option(None, "--until", min=1,
+                                         help="Run rounds up to and including round ROUND (none if it is done)."),
+        fresh: bool = typer.Option(False, "--fresh", help="Start over from the config's start_from (earlier "
+                                                          "preview proposals are archived; round numbers go on)."),
+        evaluate: Path | None = typer.Option(None, "--evaluate", help="Evaluate each new round build with this "
+                                                                      "eval config (the evaluate flow)."),
+        evaluate_limit: int | None = typer.Option(None, "--evaluate-limit", min=1,
+                                                  help="First N examples per benchmark in those evaluations."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="Warnings only (no per-step log lines)."),
         api_url: str | None = typer.Option(None, "--api-url", help="A Prefect server to run against."),
     ) -> None:
-        """Run construction rounds (Prefect flows): each proposes preview modules in the rule bank's source."""
+        """Run construction rounds (Prefect flows): each proposes preview modules in the rule bank's source.
+
+        A config's rounds continue from where its last round left off, numbered after it; a
+        round stopped half-way (even killed) is rolled back or completed by the next one.
+        """
         if not config.is_file():
             err.print(f"[red]config not found: {config}[/red]")
             raise typer.Exit(2)
-        summaries = run_construct(str(config), rounds, api_url)
-        err.print(_round_table(summaries))
+        if rounds is not None and until is not None:
+            raise typer.BadParameter("give --rounds or --until, not both")
+        from tasks.construct.journal import RoundBusyError
+
+        try:
+            summaries = run_construct(str(config), rounds, api_url, until=until, fresh=fresh, quiet=quiet,
+                                      evaluate_config=str(evaluate) if evaluate else None,
+                                      evaluate_limit=evaluate_limit)
+        except RoundBusyError as exc:
+            err.print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(1) from None
+        if not summaries:
+            err.print("no round to run")
+            return
+        print_rows("Construction rounds", ROUND_COLUMNS, round_rows(summaries))
         for s in summaries:
-            err.print(f"round {s['round']}: data={s['data']} pool={s['pool']} residuals={s['residuals']} "
-                      f"clusters={s['clusters']} timings={s['timings_s']}")
+            if s.get("nothing_accepted"):
+                err.print(f"{s['name']}: nothing accepted, nothing frozen: {s['nothing_accepted']}")
+        last = summaries[-1]
+        err.print(f"data={last['data']} pool={last['pool']:,}; store {last['db']}; rule bank {last['rulebank']}")
 
     @app.command("demo")
     def demo_cmd(
@@ -79,29 +123,30 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """A demo construction on the embedded defaults, then a few verifications with its last round build."""
         from tasks.construct.config import ConstructConfig
-        from tasks.construct.round import round_builds
+        from tasks.construct.round import plan_round
         from tasks.rulebank.source import RuleBank
         from verifier_runtime import load_verifier
 
         cfg = ConstructConfig.from_yaml(config)
         summaries = run_construct(str(config), rounds, None)
-        err.print(_round_table(summaries))
+        if summaries:
+            print_rows("Construction rounds", ROUND_COLUMNS, round_rows(summaries))
         data = summaries[-1]["data"] if summaries else "unknown"
         err.print(f"Construction data used: {data} "
                   f"({'real construction data from the shared folder' if data == 'sources' else 'the built-in constructed examples (shared folder not found)'}).")
         bank = RuleBank(cfg.path(cfg.rulebank))
-        builds = round_builds(bank)
-        if not builds:
-            err.print("[red]no round build was written[/red]")
+        state = plan_round(cfg).base  # where the next round would start: the newest state of the run
+        if state == "empty":
+            err.print("[red]no round build yet: no round has accepted a module[/red]")
             raise typer.Exit(1)
-        v = load_verifier(builds[-1], fallback="offline")
-        t = Table(title=f"Verifying with round build {v.artifact_version} ({len(v.modules)} modules, preview: not a release)")
-        for col in ("question", "reference", "response", "correct", "decided by", "reason"):
-            t.add_column(col, overflow="fold")
+        v = load_verifier(Path(state) if Path(state).is_absolute() else bank.root / state, fallback="offline")
+        rows = []
         for q, r, s in DEMO_TRIPLES:
             vd = v.verify(q, r, s)
-            t.add_row(q[:50], r, s[:60], str(vd.correct), vd.decided_by, vd.reason)
-        out.print(t)
+            rows.append([q, r, s, str(vd.correct), vd.decided_by, vd.reason or ""])
+        print_rows(f"Verifying with round build {v.artifact_version} ({len(v.modules)} modules, preview: not a "
+                   "release)", ("question", "reference", "response", "correct", "decided by", "reason"), rows,
+                   stderr=False, no_wrap=False)
         out.print(f"Proposed modules (preview) are in {bank.modules_dir}. Review them with "
                   f"`autoverifier rules list --rulebank {bank.root}` and `rules show ID`; a reviewed "
                   f"`rules activate ID --why ...` then `rules build` makes a release.")

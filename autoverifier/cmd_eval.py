@@ -11,18 +11,15 @@ import typer
 def _print_summary(report: dict[str, Any]) -> None:
     """A rich table: accuracy [Wilson CI], direct coverage and fallback calls per benchmark and verifier."""
     from rich.console import Console
-    from rich.table import Table
+
+    from autoverifier._tables import print_rows
 
     console = Console()
     benches = report.get("benchmarks", {})
     verifiers: list[str] = []
     for per in benches.values():
         verifiers.extend(v for v in per if v not in verifiers)
-    table = Table(title="Accuracy % [95% Wilson interval]; direct coverage %, fallback calls")
-    table.add_column("benchmark", overflow="fold")
-    table.add_column("n", justify="right")
-    for v in verifiers:
-        table.add_column(v, justify="right")
+    rows = []
     for b, per in sorted(benches.items()):
         n = next(iter(per.values()))["n"] if per else 0
         cells = []
@@ -32,14 +29,16 @@ def _print_summary(report: dict[str, Any]) -> None:
                 cells.append("–")
                 continue
             lo, hi = f["accuracy_ci"]
-            cells.append(f"{100 * f['accuracy']:.2f} [{100 * lo:.1f}–{100 * hi:.1f}]\n"
-                         f"{100 * f['direct_coverage']:.0f}% dir, {f['fallback_calls']} fb")
-        table.add_row(b, str(n), *cells)
+            cells.append(f"{100 * f['accuracy']:.2f}% [{100 * lo:.1f}–{100 * hi:.1f}] · "
+                         f"{100 * f['direct_coverage']:.0f}% direct · {f['fallback_calls']:,} fallback")
+        rows.append([b, f"{n:,}", *cells])
     for key in ("macro", "micro"):
         vals = report.get(key) or {}
         if vals:
-            table.add_row(key, "", *[f"{100 * vals[v]:.2f}%" if v in vals else "–" for v in verifiers])
-    console.print(table)
+            rows.append([key, "", *[f"{100 * vals[v]:.2f}%" if v in vals else "–" for v in verifiers]])
+    art = report.get("artifact") or {}
+    print_rows(f"Release {art.get('version', '?')}: accuracy [95% Wilson interval] · direct coverage · fallback calls",
+               ["benchmark", "n", *verifiers], rows, stderr=False, no_wrap=False, right=["n", *verifiers])
     corr = (report.get("corrections") or {}).get("all")
     if corr:
         avoided = corr.get("fallback_calls_avoided")
@@ -105,9 +104,12 @@ def register(app: typer.Typer) -> None:
     def report_cmd(
         db: Path | None = typer.Option(None, "--db", help="DuckDB store (eval results and construction rounds)."),
         eval_json: Path | None = typer.Option(None, "--eval-json", help="Evaluation JSON from `autoverifier eval`."),
+        rounds_db: Path | None = typer.Option(None, "--rounds-db", help="Take the construction rounds from this "
+                                              "store (e.g. data/demo/autoverifier.duckdb) instead of --db."),
+        config: str | None = typer.Option(None, "--config", help="Only this construction config's rounds."),
         out: Path = typer.Option(Path("reports/report.html"), "--out", "-o", help="HTML file to write."),
     ) -> None:
-        """Write a self-contained HTML report (inline CSS and SVG)."""
+        """Write a self-contained HTML report (inline CSS and SVG); each section names its data."""
         from tasks.evaluate.report import build_report, render_report, write_report
         from tasks.evaluate.runner import EvalError
 
@@ -117,9 +119,16 @@ def register(app: typer.Typer) -> None:
                 raise typer.BadParameter("give --eval-json or --db (data/autoverifier.duckdb does not exist)")
             db = default_db
         try:
-            data, rounds = build_report(eval_json=eval_json, db=db)
+            if rounds_db is not None and not rounds_db.is_file():
+                raise EvalError(f"--rounds-db {rounds_db} does not exist")
+            data, rounds = build_report(eval_json=eval_json, db=db, rounds_db=rounds_db, config=config)
         except EvalError as e:
             typer.secho(f"error: {e}", fg=typer.colors.RED, err=True)
             raise typer.Exit(2) from e
         path = write_report(render_report(data, rounds), out)
-        typer.echo(f"wrote {path}")
+        configs = sorted({r.get("config") or "?" for r in rounds})
+        typer.echo(f"wrote {path} (release {(data.get('artifact') or {}).get('version', '?')}; "
+                   + (f"{len(rounds)} construction round(s) of {', '.join(configs)}" if rounds else
+                      "no construction rounds" + (f": {data['sources']['rounds_hint']}"
+                                                  if data.get("sources", {}).get("rounds_hint") else ""))
+                   + ")")

@@ -20,6 +20,68 @@ def _options(budget_s: float | None) -> dict:
     return {} if budget_s is None else {"budget_s": budget_s}
 
 
+# Field names other datasets use for each part of the triple, for the hint on a missing field.
+FIELD_ALIASES = {
+    "question": ("question", "prompt", "problem", "query", "input", "instruction"),
+    "reference": ("reference", "answer", "gold", "ground_truth", "target", "label", "solution", "expected"),
+    "response": ("response", "completion", "output", "prediction", "generated", "model_output", "model_answer"),
+}
+
+
+def _first_fields(path: Path) -> list[str]:
+    """The field names of the input's first record (JSONL) or its columns (Parquet); [] if unknown."""
+    try:
+        if path.suffix == ".parquet":
+            import pyarrow.parquet as pq
+
+            return list(pq.ParquetFile(path).schema_arrow.names)
+        with open(path, "rb") as fh:
+            for raw in fh:
+                if raw.strip():
+                    row = json.loads(raw)
+                    return list(row) if isinstance(row, dict) else []
+    except Exception:
+        return []
+    return []
+
+
+# A JSONL input up to this size is counted (one pass over its newlines) so the progress bar has
+# a total and an ETA; a larger one streams without (the count would cost a full read).
+COUNT_LINES_MAX_BYTES = 4 * 1024**3
+
+
+def count_jsonl_lines(path: Path) -> int | None:
+    """The number of non-blank lines of a JSONL file (plain files only, up to ``COUNT_LINES_MAX_BYTES``)."""
+    try:
+        if path.suffix not in (".jsonl", ".json", ".ndjson") or path.stat().st_size > COUNT_LINES_MAX_BYTES:
+            return None
+        n = 0
+        with open(path, "rb") as fh:
+            for raw in fh:
+                n += bool(raw.strip())
+        return n
+    except OSError:
+        return None
+
+
+def field_hint(fields: list[str], question: str, reference: str, response: str) -> str:
+    """Which ``--*-field`` options would name the input's fields, e.g. ``--reference-field answer``."""
+    import difflib
+
+    given = {"question": question, "reference": reference, "response": response}
+    parts = []
+    for role, name in given.items():
+        if name in fields:
+            continue
+        known = [f for f in fields if f.lower() in FIELD_ALIASES[role]]
+        close = known or difflib.get_close_matches(name, fields, n=1, cutoff=0.6)
+        if close:
+            parts.append(f"--{role}-field {close[0]}")
+    have = f"the input's fields are {', '.join(fields[:12])}" if fields else "the input's fields are unknown"
+    return (f"{have}; name the ones holding the triple with --question-field/--reference-field/--response-field"
+            + (f" (try {' '.join(parts)})" if parts else ""))
+
+
 def register(app: typer.Typer) -> None:
     """Add ``verify``, ``verify-one`` and the release-signing commands to the CLI."""
     register_release_commands(app)
@@ -48,9 +110,16 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Verify every row of a file, streaming, and write it back with the verdict fields."""
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-        from rich.table import Table
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
 
+        from autoverifier._tables import print_rows
         from verifier_runtime.batch import (
             BadRecord,
             BatchError,
@@ -64,12 +133,17 @@ def register(app: typer.Typer) -> None:
         err = Console(stderr=True)
         spec = VerifierSpec.make(artifact, fallback, factory, **_options(budget_s))
         try:
-            total = count_rows(input, detect_format(input), table) if input.exists() else None
+            fmt = detect_format(input) if input.exists() else None
+            total = count_rows(input, fmt, table) if fmt else None
+            if total is None and fmt == "jsonl":
+                total = count_jsonl_lines(input)
         except BatchError:
             total = None
-        progress = Progress(TextColumn("[bold]verifying"), BarColumn(), MofNCompleteColumn(),
-                            TextColumn("{task.fields[rate]} rows/s"), TimeElapsedColumn(), console=err,
-                            transient=False)
+        columns = [TextColumn("[bold]verifying"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("{task.fields[rate]} rows/s"), TimeElapsedColumn()]
+        if total is not None:  # the input's size is known: how long the rest will take, at the rate so far
+            columns += [TextColumn("ETA"), TimeRemainingColumn()]
+        progress = Progress(*columns, console=err, transient=False)
         summary = None
         failure: BaseException | None = None
         with progress:
@@ -102,12 +176,8 @@ def register(app: typer.Typer) -> None:
                 failure = exc
 
         if summary is not None:
-            t = Table(title="verdicts by decider", title_justify="left")
-            t.add_column("decided_by")
-            t.add_column("rows", justify="right")
-            for name, n in summary.by_decider.most_common():
-                t.add_row(name, f"{n:,}")
-            err.print(t)
+            print_rows("verdicts by decider", ("decided_by", "rows"),
+                       [(name, f"{n:,}") for name, n in summary.by_decider.most_common()], right=("rows",))
             err.print(f"rows {summary.rows:,}  correct {summary.correct:,}  incorrect {summary.incorrect:,}  "
                       f"abstained {summary.abstained:,}  fallback calls {summary.fallback_calls:,}  "
                       f"{summary.rows_per_s:,.0f} rows/s in {summary.elapsed_s:.1f}s  -> {output}")
@@ -117,6 +187,13 @@ def register(app: typer.Typer) -> None:
                 err.print(f"[yellow]skipped {len(summary.bad)} malformed line(s):[/] {lines}{more}")
                 for b in summary.bad[:5]:
                     err.print(f"  line {b.line}: {b.message}")
+        if failure is None and summary is not None and summary.rows == 0 and summary.bad:
+            output.unlink(missing_ok=True)  # an empty output would read as success
+            err.print(f"[red]error:[/] every line of {input} was bad ({len(summary.bad):,} skipped); nothing was "
+                      f"verified and no output was written.")
+            if any("missing field" in b.message for b in summary.bad):
+                err.print(f"hint: {field_hint(_first_fields(input), question_field, reference_field, response_field)}")
+            raise typer.Exit(1)
         if failure is not None:
             written = summary.rows if summary is not None else 0
             partial = summary.partial_output if summary is not None else None
@@ -128,6 +205,8 @@ def register(app: typer.Typer) -> None:
             else:
                 err.print(f"[red]error:[/] {type(failure).__name__ + ': ' if not isinstance(failure, BatchError) else ''}"
                           f"{failure}")
+            if "missing field" in str(failure) or "has no column" in str(failure):
+                err.print(f"hint: {field_hint(_first_fields(input), question_field, reference_field, response_field)}")
             raise typer.Exit(1)
 
     @app.command("verify-one")

@@ -55,7 +55,7 @@ def main() -> None:
         after = ctx.figures["after"]
         print(f"{ctx.round_no:>5} {len(ctx.state):>6} " + " ".join(f"{ctx.timings.get(s, 0.0):>9.2f}" for s in stages)
               + f" {total:>8.2f} {len(ctx.accepted):>8} {after['coverage']:>8.2%} {after['accuracy']:>8.2%} {after['direct_errors']:>6}")
-        ctx.store.close()
+        steps.close_round(ctx)  # the store and the rule bank's lock
 
 
 if __name__ == "__main__":

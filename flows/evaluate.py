@@ -72,11 +72,16 @@ def summarize_run(cfg: dict[str, Any], run_id: str, parts: list[dict[str, Any]],
     return build_report(c, results, load_eval_sets(c), parts, decontam, run_id=run_id, started=started, flow=True)
 
 
-def summary_markdown(report: dict[str, Any]) -> str:
+def summary_markdown(report: dict[str, Any], title: str = "AutoVerifier evaluation") -> str:
     """The run's figures as Markdown (the Prefect UI artifact)."""
     benches = report.get("benchmarks", {})
     verifiers = sorted({v for per in benches.values() for v in per})
-    lines = ["# AutoVerifier evaluation", ""]
+    art = report.get("artifact") or {}
+    lines = [f"# {title}", ""]
+    if art:
+        lines += [f"Release **{art.get('version')}** ({art.get('modules')} modules, fallback {art.get('fallback')})"
+                  + (f" from `{art.get('path')}`" if art.get("path") else "") + "; benchmarks: "
+                  + ", ".join(sorted(benches)) + ".", ""]
     lines += [f"> {n}" for n in report.get("notes") or []]
     lines += ["", "| benchmark | n | " + " | ".join(verifiers) + " |", "|---|---|" + "---|" * len(verifiers)]
     for b, per in sorted(benches.items()):
@@ -122,13 +127,14 @@ def accuracy_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 @task(name="publish-evaluation", cache_policy=NO_CACHE)
-def publish(report: dict[str, Any]) -> list[str]:
+def publish(report: dict[str, Any], summary_key: str = "evaluation-summary", table_key: str = "evaluation-accuracy",
+            title: str = "AutoVerifier evaluation") -> list[str]:
     """Publish the figures as Prefect UI artifacts; returns their keys."""
-    create_markdown_artifact(key="evaluation-summary", markdown=summary_markdown(report),
-                             description="AutoVerifier evaluation: accuracy, paired tests, ablations")
-    create_table_artifact(key="evaluation-accuracy", table=accuracy_rows(report),
-                          description="Accuracy with 95% Wilson intervals per benchmark and verifier")
-    return ["evaluation-summary", "evaluation-accuracy"]
+    create_markdown_artifact(key=summary_key, markdown=summary_markdown(report, title),
+                             description=f"{title}: accuracy, paired tests, ablations")
+    create_table_artifact(key=table_key, table=accuracy_rows(report),
+                          description=f"{title}: accuracy with 95% Wilson intervals per benchmark and verifier")
+    return [summary_key, table_key]
 
 
 @flow(name="evaluate", log_prints=False)
@@ -142,8 +148,12 @@ def evaluate(
     limit: int | None = None,
     workers: int | None = None,
     run_id: str | None = None,
+    summary_key: str = "evaluation-summary",
+    table_key: str = "evaluation-accuracy",
+    title: str = "AutoVerifier evaluation",
 ) -> dict[str, Any]:
-    """Evaluate the verifiers side by side on the benchmarks and publish the figures."""
+    """Evaluate the verifiers side by side on the benchmarks and publish the figures (under
+    ``summary_key`` and ``table_key``: a construction round publishes ``<config>-eval``)."""
     started = time.perf_counter()
     overrides = dict(benchmark=benchmark, artifact=artifact, fallback=fallback, json_path=json_path, db=db,
                      limit=limit, workers=workers)
@@ -152,5 +162,5 @@ def evaluate(
     parts = [evaluate_benchmark(cfg, b, run_id) for b in cfg["benchmarks"]]
     decontam = audit_decontamination(cfg)
     report = summarize_run(cfg, run_id, parts, decontam, started)
-    publish(report)
+    publish(report, summary_key, table_key, title)
     return report

@@ -83,3 +83,53 @@ def test_verify_one_text_and_json(app):
     assert d["correct"] is False and d["reason"] == "invalid:no_answer" and d["trace"]
     res = _runner().invoke(app, ["verify-one", "q", "?5", "5", "--fallback", "none", *FACTORY])
     assert res.stdout.startswith("ABSTAIN")
+
+
+def test_wrong_field_names_get_a_hint_naming_the_options(app, tmp_path):
+    rows = [{"prompt": "What is 2+2?", "answer": "4", "completion": "It is 4"} for _ in range(3)]
+    _write(tmp_path / "in.jsonl", [json.dumps(r) for r in rows])
+    res = _runner().invoke(app, ["verify", "-i", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "out.jsonl"),
+                                 *FACTORY])
+    assert res.exit_code == 1
+    err = " ".join(res.stderr.split())
+    assert "--question-field/--reference-field/--response-field" in err
+    assert "--reference-field answer --response-field completion" in err and "--question-field prompt" in err
+
+
+def test_skip_bad_when_every_line_is_bad_is_an_error(app, tmp_path):
+    _write(tmp_path / "in.jsonl", ['{"q": 1}', "not json", '{"answer": "4"}'])
+    out = tmp_path / "out.jsonl"
+    res = _runner().invoke(app, ["verify", "-i", str(tmp_path / "in.jsonl"), "-o", str(out), "--skip-bad",
+                                 *FACTORY])
+    assert res.exit_code == 1, res.stderr
+    assert "every line" in res.stderr and "3 skipped" in res.stderr
+    assert not out.exists()  # no empty output that reads as success
+
+
+def test_utf8_error_column_counts_characters(app, tmp_path):
+    line = '{"reference": "é", "response": "ü' .encode() + b"\xff" + b'"}'
+    (tmp_path / "in.jsonl").write_bytes(line + b"\n")
+    res = _runner().invoke(app, ["verify", "-i", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "o.jsonl"),
+                                 *FACTORY])
+    assert res.exit_code == 1
+    col = len('{"reference": "é", "response": "ü') + 1  # in characters, not bytes
+    assert f"at column {col}," in " ".join(res.stderr.split())
+
+
+def test_summary_table_is_tab_separated_off_a_terminal(app, tmp_path):
+    _write(tmp_path / "in.jsonl", [json.dumps({"reference": str(i), "response": str(i)}) for i in range(3)])
+    res = _runner().invoke(app, ["verify", "-i", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "o.jsonl"),
+                                 *FACTORY])
+    assert res.exit_code == 0, res.stderr
+    assert "decided_by\trows\n" in res.stderr and "match.last_token\t3\n" in res.stderr
+
+
+def test_a_known_input_size_gives_an_eta():
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as d:
+        p = Path(d) / "x.jsonl"
+        p.write_text('{"a": 1}\n\n{"a": 2}\n')
+        assert cmd_verify.count_jsonl_lines(p) == 2
+        assert cmd_verify.count_jsonl_lines(Path(d) / "x.parquet") is None

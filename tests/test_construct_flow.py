@@ -20,69 +20,9 @@ from tasks.construct.round import round_builds
 from tasks.rulebank import lifecycle
 from tasks.rulebank.build import build, check_modules, failures
 from tasks.rulebank.source import RuleBank, RuleBankError
+from tests.helpers import PEOPLE, alias_pool, small_construct_config
 from verifier_runtime import load_verifier
 from verifier_runtime.artifact import load_artifact, newest_release
-
-PEOPLE = [
-    ("Who wrote the novel Kestrel Bay?", "Mara Ellison/M. Ellison"),
-    ("Who painted The Quiet Harbour?", "Tomas Vell/T. Vell"),
-    ("Who founded the Arden Trust?", "Lucia Ferro/Lady Ferro"),
-    ("Who composed the Lantern Suite?", "Oskar Brandt/O. Brandt"),
-    ("Who discovered the Pell comet?", "Ines Pell/I. Pell"),
-    ("Who designed the Corvid bridge?", "Henrik Sallo/H. Sallo"),
-    ("Who directed the film Salt Road?", "Amara Quist/A. Quist"),
-    ("Who coached the Harbor Lions in 1990?", "Dev Mallory/Coach Mallory"),
-    ("Who invented the Tarn valve?", "Ruth Tarn/R. Tarn"),
-    ("Who led the Ostrava expedition?", "Pavel Kros/P. Kros"),
-    ("Who translated the Vesna poems?", "Clara Moen/C. Moen"),
-    ("Who built the Ember observatory?", "Jonah Vale/J. Vale"),
-]
-
-
-def _pool() -> list[dict]:
-    rows = []
-    for k, (q, ref) in enumerate(PEOPLE):
-        alias = ref.split("/")[k % 2]
-        rows.append({"id": f"pos{k}", "question": q, "reference": ref,
-                     "response": f"Records of that year are patchy. It was {alias}, by every account. "
-                                 "The work took two years.",
-                     "label": True, "source": "fixture", "domain": "open_qa"})
-        rows.append({"id": f"neg{k}", "question": q, "reference": ref, "response": "It was Someone Else.",
-                     "label": False, "source": "fixture", "domain": "open_qa"})
-    for k in range(2):  # traps: an alias is mentioned, but the answer names someone else
-        q, ref = PEOPLE[k]
-        alias = ref.split("/")[0]
-        rows.append({"id": f"trap{k}", "question": q, "reference": ref, "label": False, "source": "fixture",
-                     "domain": "open_qa",
-                     "response": "Records of that year are patchy and the archive was damaged twice. For a long "
-                                 f"time people in the town thought it was {alias}, and the claim was repeated in "
-                                 "several histories of the town and of its trade. The letters found later show "
-                                 "that her younger cousin Petra did it, and the family kept it quiet for decades."})
-    for k in range(10):  # plain numbers the fallback already gets right (a coverage group)
-        rows.append({"id": f"num{k}", "question": f"What is {k} + {k}?", "reference": str(2 * k),
-                     "response": f"The answer is {2 * k if k % 3 else 2 * k + 1}.", "label": bool(k % 3),
-                     "source": "fixture", "domain": "math"})
-    return rows
-
-
-def _config(tmp_path: Path) -> Path:
-    pool_file = tmp_path / "pool.jsonl"
-    pool_file.write_text("".join(json.dumps(r) + "\n" for r in _pool()))
-    pool_cfg = tmp_path / "pool.yaml"
-    pool_cfg.write_text(yaml.safe_dump({"pool": {
-        "target_size": 1000, "seed": 1, "split": {"construction": 1.0}, "diagnostics": 0,
-        "sources": [{"name": "fixture", "path": str(pool_file), "format": "autoverifier"}],
-        "eval_sets": [], "decontamination": {"policy": "report"}}}))
-    cfg = tmp_path / "construct.yaml"
-    cfg.write_text(yaml.safe_dump({
-        "name": "e2e", "db": str(tmp_path / "e2e.duckdb"), "rulebank": str(tmp_path / "rulebank"),
-        "start_from": "empty", "fallback": "offline", "rounds": 1, "pool": str(pool_cfg), "chunk_size": 10,
-        "construction": {"max_clusters": 4, "coverage_groups": 2, "candidates_per_cluster": 3, "min_support": 3,
-                         "max_counterexample_errors": 50, "max_new_direct_errors": 0, "min_cluster_size": 5,
-                         "counterexamples_k": 10, "audit": True, "cases_per_module": 3,
-                         "search_sentinels": 0},  # no pre-screening: the broad variant must reach full replay
-    }))
-    return cfg
 
 
 def test_round_accepts_and_rejects_with_reasons(prefect_harness, tmp_path: Path) -> None:
@@ -90,7 +30,7 @@ def test_round_accepts_and_rejects_with_reasons(prefect_harness, tmp_path: Path)
 
     from flows.construct import construction_round
 
-    cfg = _config(tmp_path)
+    cfg = small_construct_config(tmp_path)
     summary = construction_round(config=str(cfg))
     assert summary["round"] == 1 and summary["pool"] == 36
     assert summary["accepted"] >= 1, summary
@@ -132,15 +72,32 @@ def test_round_accepts_and_rejects_with_reasons(prefect_harness, tmp_path: Path)
     v = load_verifier(release, fallback="offline")
     ok = v.verify(PEOPLE[0][0], PEOPLE[0][1], "It was M. Ellison.")
     assert ok.correct is True and ok.decided_by.endswith("alias_match")
-    trap = v.verify(PEOPLE[0][0], PEOPLE[0][1], _pool()[-12]["response"])
+    trap = v.verify(PEOPLE[0][0], PEOPLE[0][1], alias_pool()[-12]["response"])
     assert trap.correct is False
 
-    async def artifacts():
+    async def artifacts_and_runs():
         async with get_client() as client:
-            return await client.read_artifacts()
+            return await client.read_artifacts(), await client.read_flow_runs()
 
-    keys = {a.key for a in asyncio.run(artifacts())}
-    assert {"construction-round", "construction-cards", "construction-trace"} <= keys
+    artifacts, runs = asyncio.run(artifacts_and_runs())
+    by_key = {a.key: a for a in artifacts}
+    assert {"e2e-round", "e2e-cards", "e2e-trace"} <= set(by_key)
+    # the round's run: named after its config and number, tagged, its parameters filled in
+    run = next(r for r in runs if r.name == "e2e-round-001")
+    assert {"config:e2e", "base:r0000", "drafter:offline"} <= set(run.tags)
+    assert run.parameters["round_no"] == 1 and run.parameters["base_release"] == "r0000"
+    md = by_key["e2e-round"].data
+    assert md.startswith("# e2e-round-001: froze round build r0001") and "/artifacts/key/e2e-cards" in md
+    trace = json.loads(by_key["e2e-trace"].data) if isinstance(by_key["e2e-trace"].data, str) else by_key["e2e-trace"].data
+    assert trace[0]["round"] == "001" and trace[0]["froze"] == "r0001" and trace[0]["coverage"].endswith("%")
+    assert all(len(v.split(".")[-1]) == 3 for v in [trace[0]["coverage"]])  # two decimals and the % sign
+    cards = json.loads(by_key["e2e-cards"].data) if isinstance(by_key["e2e-cards"].data, str) else by_key["e2e-cards"].data
+    reasons = {c["card"]: c["reason"] for c in cards}
+    from tasks.data.store import Store
+
+    with Store(tmp_path / "e2e.duckdb") as st:
+        longest = max((c["reason"] for c in st.cards(round=1)), key=len)
+    assert " ".join(longest.split()) in reasons.values()
 
 
 def test_dask_task_runner_gives_the_same_round(prefect_harness, tmp_path: Path) -> None:
@@ -151,10 +108,37 @@ def test_dask_task_runner_gives_the_same_round(prefect_harness, tmp_path: Path) 
     for runner in ("threads", "dask"):
         d = tmp_path / runner
         d.mkdir()
-        cfg = _config(d)
+        cfg = small_construct_config(d)
         data = yaml.safe_load(cfg.read_text())
         data.update({"task_runner": runner, "max_workers": 2})
         cfg.write_text(yaml.safe_dump(data))
         (summary,) = construct(config=str(cfg), rounds=1)
         figures[runner] = (summary["before"], summary["after"], summary["accepted"], summary["rejected"])
     assert figures["dask"] == figures["threads"]
+
+
+def test_each_new_round_build_is_evaluated_next_to_the_round(prefect_harness, shared_dir, tmp_path: Path) -> None:
+    """construct(evaluate_config=...) runs the evaluate flow on the round's build and publishes
+    its table under the config's keys; a round that froze nothing is not evaluated."""
+    from prefect.client.orchestration import get_client
+
+    from flows.construct import construct
+
+    cfg = small_construct_config(tmp_path)
+    eval_cfg = tmp_path / "eval.yaml"
+    eval_cfg.write_text(yaml.safe_dump({"benchmarks": ["verifybench"], "verifiers": ["autoverifier", "fallback_only"],
+                                        "limit": 5, "db": str(tmp_path / "eval.duckdb"), "decontamination": False,
+                                        "shared": str(shared_dir)}))
+    summaries = construct(config=str(cfg), rounds=3, evaluate_config=str(eval_cfg))
+    # round 2 accepts nothing: it freezes nothing and ends the run (round 3 would repeat it)
+    assert [(s["round"], s["build"]) for s in summaries] == [(1, "r0001"), (2, None)]
+
+    async def read():
+        async with get_client() as client:
+            return await client.read_artifacts(), await client.read_flow_runs()
+
+    artifacts, runs = asyncio.run(read())
+    evals = [a for a in artifacts if a.key == "e2e-eval"]
+    assert len(evals) == 1 and "Release **r0001**" in evals[0].data and summaries[0]["build_path"] in evals[0].data
+    assert any(a.key == "e2e-eval-accuracy" for a in artifacts)
+    assert any(r.name == "e2e-round-001-eval" for r in runs)

@@ -63,7 +63,8 @@ def test_svg_charts_are_inline_and_scaled():
     assert "No construction rounds" in svg_rounds_chart([])
     rounds = svg_rounds_chart([{"round": 1, "coverage": 0.1, "direct_errors": 0},
                                {"round": 2, "coverage": 0.3, "direct_errors": 2}])
-    assert "<polyline" in rounds and "round 2: coverage 30.0%" in rounds
+    assert "<polyline" in rounds and "round 002: direct coverage 30.00%" in rounds
+    assert 'data-chart="rounds-errors"' in rounds and "direct errors (examples)" in rounds  # a count axis
 
 
 def test_report_content_and_self_contained(tmp_path):

@@ -197,7 +197,9 @@ def _parse_line(raw: bytes, lineno: int) -> Any:
     try:
         line = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise BadRecord(lineno, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})") from None
+        column = len(raw[:exc.start].decode("utf-8", "replace")) + 1  # characters, as the JSON errors count
+        raise BadRecord(lineno, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at column {column}, byte offset "
+                                f"{exc.start + 1})") from None
     try:
         row = json.loads(line)
     except json.JSONDecodeError as exc:

@@ -29,43 +29,46 @@ import pyarrow as pa
 
 from tasks.data.schema import Example
 
-__all__ = ["DEFAULT_DB", "SCHEMA_VERSION", "Store", "StoreError"]
+__all__ = ["DEFAULT_DB", "ROUND_TABLES", "SCHEMA_VERSION", "Store", "StoreError"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DEFAULT_DB = Path("data") / "autoverifier.duckdb"
 
 # Column name -> DuckDB type; JSON columns are stored as JSON text and decoded on read.
+# Every per-round table carries the construction config's name: two configs may share a store
+# (their round numbers are their own), and a round's rows are replaced as one (config, round).
 TABLES: dict[str, dict[str, str]] = {
     "examples": {
-        "id": "VARCHAR PRIMARY KEY", "question": "VARCHAR", "reference": "VARCHAR", "response": "VARCHAR",
+        "id": "VARCHAR", "question": "VARCHAR", "reference": "VARCHAR", "response": "VARCHAR",
         "label": "BOOLEAN", "source": "VARCHAR", "domain": "VARCHAR", "split": "VARCHAR", "meta": "JSON",
     },
     "replays": {
-        "round": "INTEGER", "artifact_version": "VARCHAR", "example_id": "VARCHAR", "decision": "VARCHAR",
-        "correct": "BOOLEAN", "decided_by": "VARCHAR", "reason": "VARCHAR", "fallback_called": "BOOLEAN",
-        "latency_ms": "DOUBLE",
+        "config": "VARCHAR", "round": "INTEGER", "artifact_version": "VARCHAR", "example_id": "VARCHAR",
+        "decision": "VARCHAR", "correct": "BOOLEAN", "decided_by": "VARCHAR", "reason": "VARCHAR",
+        "fallback_called": "BOOLEAN", "latency_ms": "DOUBLE",
     },
     "residuals": {
-        "round": "INTEGER", "example_id": "VARCHAR", "error_type": "VARCHAR", "answer_object": "VARCHAR",
-        "surface_form": "VARCHAR", "domain": "VARCHAR", "features": "JSON",
+        "config": "VARCHAR", "round": "INTEGER", "example_id": "VARCHAR", "error_type": "VARCHAR",
+        "answer_object": "VARCHAR", "surface_form": "VARCHAR", "domain": "VARCHAR", "features": "JSON",
     },
     "clusters": {
-        "round": "INTEGER", "cluster_id": "VARCHAR", "size": "INTEGER", "score": "DOUBLE",
+        "config": "VARCHAR", "round": "INTEGER", "cluster_id": "VARCHAR", "size": "INTEGER", "score": "DOUBLE",
         "label_summary": "VARCHAR", "example_ids": "JSON",
     },
     "cards": {
-        "card_id": "VARCHAR PRIMARY KEY", "round": "INTEGER", "cluster_id": "VARCHAR", "status": "VARCHAR",
-        "path": "VARCHAR", "drafter": "VARCHAR", "template": "VARCHAR", "params": "JSON", "stage": "VARCHAR",
-        "reason": "VARCHAR", "figures": "JSON", "created_at": "TIMESTAMP",
+        "config": "VARCHAR", "card_id": "VARCHAR", "round": "INTEGER", "cluster_id": "VARCHAR",
+        "status": "VARCHAR", "path": "VARCHAR", "drafter": "VARCHAR", "template": "VARCHAR", "params": "JSON",
+        "stage": "VARCHAR", "reason": "VARCHAR", "figures": "JSON", "created_at": "TIMESTAMP",
     },
     "validations": {
-        "card_id": "VARCHAR", "round": "INTEGER", "stage": "VARCHAR", "passed": "BOOLEAN", "figures": "JSON",
+        "config": "VARCHAR", "card_id": "VARCHAR", "round": "INTEGER", "stage": "VARCHAR", "passed": "BOOLEAN",
+        "figures": "JSON",
     },
     "rounds": {
-        "round": "INTEGER PRIMARY KEY", "artifact_version": "VARCHAR", "started_at": "TIMESTAMP",
-        "finished_at": "TIMESTAMP", "coverage": "DOUBLE", "direct_errors": "INTEGER",
-        "direct_precision": "DOUBLE", "accuracy": "DOUBLE", "fallback_calls": "INTEGER", "accepted": "INTEGER",
-        "rejected": "INTEGER", "figures": "JSON",
+        "config": "VARCHAR", "round": "INTEGER", "artifact_version": "VARCHAR", "base_release": "VARCHAR",
+        "status": "VARCHAR", "started_at": "TIMESTAMP", "finished_at": "TIMESTAMP", "coverage": "DOUBLE",
+        "direct_errors": "INTEGER", "direct_precision": "DOUBLE", "accuracy": "DOUBLE",
+        "fallback_calls": "INTEGER", "accepted": "INTEGER", "rejected": "INTEGER", "figures": "JSON",
     },
     "eval_results": {
         "run_id": "VARCHAR", "benchmark": "VARCHAR", "verifier": "VARCHAR", "example_id": "VARCHAR",
@@ -73,7 +76,14 @@ TABLES: dict[str, dict[str, str]] = {
         "meta": "JSON",
     },
 }
-_KEYS = {"examples": ("id",), "cards": ("card_id",), "rounds": ("round",)}
+_KEYS = {"examples": ("id",), "cards": ("config", "card_id"), "rounds": ("config", "round")}
+# A column a row may leave out gets this value (a key column cannot be NULL).
+_DEFAULTS = {"config": "", "status": "complete"}
+# The tables one construction round writes, replaced together by :meth:`Store.replace_round`.
+ROUND_TABLES = ("replays", "residuals", "clusters", "cards", "validations", "rounds")
+# Round statuses: ``freezing`` between the round's rows being written and its round build
+# being in place; ``complete`` once both are (only complete rounds count as done).
+ROUND_STATUSES = ("freezing", "complete")
 _JSON_COLS = {t: {c for c, ty in cols.items() if ty == "JSON"} for t, cols in TABLES.items()}
 _DECISIONS = {"PASS", "FAIL", None}
 
@@ -98,6 +108,15 @@ def _coerce(table: str, col: str, v: Any) -> Any:
             raise StoreError(f"{table}.{col}: not an ISO timestamp: {v!r}") from exc
         return t if t.tzinfo else t.replace(tzinfo=UTC)
     return v
+
+
+def _create_sql(table: str) -> str:
+    cols = TABLES[table]
+    body = [f'"{c}" {t}' + (f" NOT NULL DEFAULT '{_DEFAULTS[c]}'" if c in _DEFAULTS else "")
+            for c, t in cols.items()]
+    if table in _KEYS:
+        body.append("PRIMARY KEY (" + ", ".join(f'"{k}"' for k in _KEYS[table]) + ")")
+    return f"CREATE TABLE IF NOT EXISTS {table} ({', '.join(body)})"
 
 
 class StoreError(RuntimeError):
@@ -167,10 +186,36 @@ class Store:
         assert con is not None
         con.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER, created_at TIMESTAMP)")
         if self._scalar("SELECT count(*) FROM schema_version") == 0:
+            fresh = self._scalar("SELECT count(*) FROM information_schema.tables WHERE table_name = 'rounds'") == 0
+            con.execute("INSERT INTO schema_version VALUES (?, ?)",
+                        [SCHEMA_VERSION if fresh else 1, datetime.now(UTC)])
+        if self._scalar("SELECT max(version) FROM schema_version") == 1:
+            self._migrate_from_v1()
+        for name in TABLES:
+            con.execute(_create_sql(name))
+
+    def _migrate_from_v1(self) -> None:
+        """Version 1 had no ``config`` column (one config per store) and keyed rounds by number
+        alone: rebuild each per-round table with the new columns (``config`` = '')."""
+        con = self._con
+        assert con is not None
+        con.execute("BEGIN TRANSACTION")
+        try:
+            for name in ROUND_TABLES:
+                old_cols = [r[0] for r in con.execute(
+                    "SELECT column_name FROM information_schema.columns WHERE table_name = ?", [name]).fetchall()]
+                if not old_cols:
+                    continue
+                con.execute(f"ALTER TABLE {name} RENAME TO {name}_v1")
+                con.execute(_create_sql(name))
+                common = ", ".join(f'"{c}"' for c in TABLES[name] if c in old_cols)
+                con.execute(f"INSERT INTO {name} ({common}) SELECT {common} FROM {name}_v1")
+                con.execute(f"DROP TABLE {name}_v1")
             con.execute("INSERT INTO schema_version VALUES (?, ?)", [SCHEMA_VERSION, datetime.now(UTC)])
-        for name, cols in TABLES.items():
-            body = ", ".join(f'"{c}" {t}' for c, t in cols.items())
-            con.execute(f"CREATE TABLE IF NOT EXISTS {name} ({body})")
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
 
     def _check_version(self) -> None:
         try:
@@ -203,6 +248,7 @@ class Store:
                 raise StoreError(f"{table} row {i}: unknown columns {sorted(extra)}")
             if table == "replays" and row.get("decision") not in _DECISIONS:
                 raise StoreError(f"replays row {i}: decision must be PASS, FAIL or null, got {row.get('decision')!r}")
+            row = {**row, **{c: v for c, v in _DEFAULTS.items() if c in cols and row.get(c) is None}}
             data.append({c: _dump(row.get(c)) if c in _JSON_COLS[table] else _coerce(table, c, row.get(c))
                          for c in cols})
         if not data:
@@ -326,8 +372,57 @@ class Store:
     def upsert_round(self, row: dict[str, Any]) -> int:
         return self.insert("rounds", [row], replace=True)
 
-    def rounds(self) -> list[dict[str, Any]]:
-        return sorted(self.rows("rounds"), key=lambda r: r["round"])
+    def rounds(self, config: str | None = None, status: str | None = "complete") -> list[dict[str, Any]]:
+        """Recorded rounds in order (``config``: one config's; ``status=None``: unfinished ones too)."""
+        conds, params = [], []
+        if config is not None:
+            conds.append("config = ?")
+            params.append(config)
+        if status is not None:
+            conds.append("status = ?")
+            params.append(status)
+        return sorted(self.rows("rounds", " AND ".join(conds), params), key=lambda r: (r["config"], r["round"]))
+
+    def replace_round(self, config: str, round_no: int, tables: dict[str, Iterable[dict[str, Any]]]) -> dict[str, int]:
+        """Write one round's rows in one transaction: every row the store holds for ``(config,
+        round_no)`` in :data:`ROUND_TABLES` is deleted first, so a rerun of a round that was
+        stopped half-way replaces what it left instead of adding to it. Returns rows per table."""
+        unknown = set(tables) - set(ROUND_TABLES)
+        if unknown:
+            raise StoreError(f"not per-round tables: {sorted(unknown)}")
+        written: dict[str, int] = {}
+        with self._lock:
+            self.con.execute("BEGIN TRANSACTION")
+            try:
+                for name in ROUND_TABLES:
+                    self.con.execute(f"DELETE FROM {name} WHERE config = ? AND round = ?", [config, round_no])
+                for name, rows in tables.items():
+                    keyed = [{**r, "config": config, "round": round_no} for r in rows]
+                    written[name] = self.insert(name, keyed, replace=name in _KEYS)
+                self.con.execute("COMMIT")
+            except BaseException:
+                self.con.execute("ROLLBACK")
+                raise
+        return written
+
+    def set_round_status(self, config: str, round_no: int, status: str) -> int:
+        """Mark a recorded round (``freezing`` -> ``complete``); returns the rows changed (0 or 1)."""
+        if status not in ROUND_STATUSES:
+            raise StoreError(f"round status must be one of {ROUND_STATUSES}, not {status!r}")
+        with self._lock:
+            rows = self.con.execute("UPDATE rounds SET status = ? WHERE config = ? AND round = ? RETURNING round",
+                                    [status, config, round_no]).fetchall()
+        return len(rows)
+
+    def delete_round(self, config: str, round_no: int) -> None:
+        """Forget every row of ``(config, round_no)`` (a round rolled back)."""
+        self.replace_round(config, round_no, {})
+
+    def round_counts(self, config: str, round_no: int) -> dict[str, int]:
+        """Rows per per-round table for ``(config, round_no)``."""
+        with self._lock:
+            return {t: int(self.con.execute(f"SELECT count(*) FROM {t} WHERE config = ? AND round = ?",
+                                            [config, round_no]).fetchall()[0][0]) for t in ROUND_TABLES}
 
     def add_eval_results(self, rows: Iterable[dict[str, Any]] | pl.DataFrame) -> int:
         return self.insert("eval_results", rows)

@@ -531,6 +531,7 @@ def artifact_info(verifiers: Mapping[str, Any]) -> dict[str, Any]:
     mods = getattr(v, "modules", ())
     return {
         "version": getattr(v, "artifact_version", None),
+        "path": getattr(getattr(v, "artifact", None), "source", None),
         "fallback": getattr(v, "fallback_name", None),
         "modules": len(mods),
         "groups": sorted({m.group for m in mods}),
