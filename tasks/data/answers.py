@@ -283,8 +283,9 @@ def converted_units(answer: str, rng: random.Random) -> list[tuple[str, str]]:
     out = []
     for unit in _UNIT_CHOICES.get(q.dimensionality, ()):
         c = convert(q, unit)
-        if c is None or _same_unit(q.unit, c.unit):
-            continue
+        if c is None or _same_unit(q.unit, c.unit) or (q.magnitude and abs(float(c.magnitude) / float(q.magnitude) - 1)
+                                                       < 1e-9):
+            continue  # the same unit under another name (W for J/s) is no conversion
         out.append((f"{sig_text(float(c.magnitude), sig)} \\mathrm{{{unit}}}" if "^" not in unit and "\\" not in unit
                     else f"{sig_text(float(c.magnitude), sig)} {unit}", unit))
     rng.shuffle(out)
@@ -682,13 +683,16 @@ def changed_constant(answer: str, rng: random.Random) -> str | None:
 
 
 def case_flipped_symbol(answer: str) -> str | None:
-    """One single-letter variable of a math answer in the other case (``2x+1`` -> ``2X+1``)."""
+    """One single-letter variable of a math answer in the other case (``2x+1`` -> ``2X+1``):
+    not a function name (``f(x)``), not the label before an equation's ``=``."""
     body = re.sub(r"\\[a-zA-Z]+", lambda m: "\x00" * len(m.group(0)), answer)
-    for m in re.finditer(r"(?<![a-zA-Z\x00])([a-zA-Z])(?![a-zA-Z\x00])", body):
+    start = body.index("=") + 1 if body.count("=") == 1 else 0
+    for m in re.finditer(r"(?<![a-zA-Z\x00])([a-zA-Z])(?![a-zA-Z\x00(])", body[start:]):
         ch = m.group(1)
         if ch in "ieE":
             continue  # the imaginary unit and Euler's number
-        return answer[:m.start()] + ch.swapcase() + answer[m.end():]
+        k = start + m.start()
+        return answer[:k] + ch.swapcase() + answer[k + 1:]
     return None
 
 

@@ -87,6 +87,8 @@ def locate(resp: ResponseText, *, kind: str | None = None) -> Carrier | None:
     ex = extract_final_answer(text, resp.question)
     if ex.answer is None or ex.truncated or ex.too_long:
         return None
+    if ex.method == "boxed" and len({_norm(c) for c in ex.candidates}) > 1:
+        return None  # several different boxes: which one (or which union) is final is not clean
     short = ex.method == "whole" and len(text) <= 300
     if ex.method not in MARKER_METHODS and not short:
         return None
@@ -154,14 +156,32 @@ def in_math(text: str, pos: int) -> bool:
 
 
 def _as_prose(answer: str) -> str:
-    """An answer written into running text: LaTeX wrapped in ``$..$``."""
-    return f"${answer}$" if re.search(r"[\\^_{}]", answer) and not answer.startswith("$") else answer
+    """An answer written into running text: LaTeX wrapped in ``$..$`` (an answer that already
+    has words or ``$`` is left as it is)."""
+    return f"${answer}$" if re.search(r"[\\^_{}]", answer) and pure_math(answer) else answer
 
 
-def write(c: Carrier, answer: str, *, after: str = "", boxes: list[str] | None = None) -> str:
+_WORD_RE = re.compile(r"[A-Za-z]{3,}")
+
+
+def pure_math(answer: str) -> bool:
+    """No words and no ``$`` in the answer: it can stand inside math delimiters."""
+    body = re.sub(r"\\[A-Za-z]+(?:\{[^{}]*\})?", " ", answer)
+    return "$" not in answer and not _WORD_RE.search(body)
+
+
+def write(c: Carrier, answer: str, *, after: str = "", boxes: list[str] | None = None) -> str | None:
     """The carrier with ``answer`` at its final answer span (``boxes``: several boxes written in
-    place of the final box; ``after``: text added after the answer's sentence)."""
+    place of the final box; ``after``: text added after the answer's sentence). An answer with
+    words written where the carrier's answer sits inside ``$..$`` replaces the delimiters too
+    (its math parts get their own); ``None`` when that cannot be done cleanly."""
     text = c.text
+    start, end = c.start, c.end
+    if boxes is None and c.box is None and in_math(text, start) and not pure_math(answer):
+        if text[start - 1: start] == "$" and text[end: end + 1] == "$" and text[start - 2: start] != "$$":
+            start, end = start - 1, end + 1
+        else:
+            return None
     if boxes is not None and c.box is not None:
         math = in_math(text, c.box[0])
         joiner = " \\text{ or } " if math else " or "
@@ -170,9 +190,9 @@ def write(c: Carrier, answer: str, *, after: str = "", boxes: list[str] | None =
         out = text[:start] + new + text[end:]
         span_end = start + len(new)
     else:
-        value = answer if c.box is not None or in_math(text, c.start) else _as_prose(answer)
-        out = text[: c.start] + value + text[c.end :]
-        span_end = c.start + len(value)
+        value = answer if c.box is not None or in_math(text, start) else _as_prose(answer)
+        out = text[:start] + value + text[end:]
+        span_end = start + len(value)
     if after:
         m = re.compile(r"(?<=[.!?])[\s]|\n|$").search(out, span_end)
         # close any math opened around the answer before the sentence ends

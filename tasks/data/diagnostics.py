@@ -258,6 +258,9 @@ def make_variant(b: Base, vt: VariantType, rng: random.Random, ctx: dict[str, An
             response = write(carrier, "", boxes=made.boxes)
         else:
             response = write(carrier, made.answer, after=made.after)
+        if response is None:
+            carrier, relation = None, "template"
+            response = _template(b, made, rng)
     else:
         response = _template(b, made, rng)
     if response is None:
@@ -353,7 +356,7 @@ def generate_diagnostics(
     ctx_by_split: dict[str, dict[str, Any]] = defaultdict(lambda: {"other_answers": defaultdict(list)})
     for b in uniq:
         if b.answer_object == "text" and len(b.answer) <= 60:
-            ctx_by_split[split_of(b.question_key)]["other_answers"]["text"].append(b.answer)
+            ctx_by_split[split_of(b.question_key)]["other_answers"][(b.source, "text")].append(b.answer)
     groups: dict[tuple[str, str], list[Base]] = defaultdict(list)
     for b in uniq:
         groups[(b.source, b.answer_object)].append(b)

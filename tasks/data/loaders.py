@@ -520,10 +520,16 @@ def _response(source: str, q: str, ref: str, text: str, model: str, answer: str,
                         source=source, model=model, answer=answer, domain=domain, meta=meta)
 
 
-def _refine_object(obj: str, answer: str) -> str:
-    """A real number written with a unit is a quantity."""
+def _refine_object(obj: str, answer: str, question: str = "") -> str:
+    """A real number written with a unit is a quantity; an option letter of a question that
+    lists options is a choice."""
     from tasks.data.answers import quantity
 
+    if re.fullmatch(r"(?:\\text\{)?\(?[A-J]\)?\}?", answer.strip()) and question:
+        from verifier_runtime.toolkit.choices import parse_options
+
+        if len(parse_options(question)) >= 2:
+            return "choice"
     if obj == "number" and re.search(r"[a-zA-Z\u00b0]", re.sub(r"\\(?:frac|dfrac|sqrt|pi|cdot|times)", "", answer)) \
             and quantity(answer) is not None:
         return "quantity"
@@ -578,10 +584,14 @@ def _conv_math(rec: dict[str, Any], source: str, report: LoadReport, ctx: dict[s
             report.skipped["no answer annotation (object read from the answer)"] += 1
         answer, obj = boxes[-1], answer_object(boxes[-1], q)
         meta["answer_object_from"] = "parsed"
-    obj = _refine_object(obj, answer)
+    obj = _refine_object(obj, answer, q)
+    if obj == "choice":
+        meta["answer_object_from"] += ", choice by the question's options"
     item = _item(source, q, answer, answer, obj, "math", meta)
     sol_meta = {"kind": "solution", "question_key": item.meta["question_key"]}
-    return [item, _response(source, q, answer, sol, "reference_solution", boxes[-1], "math", sol_meta)]
+    # the solution's own answer is the annotated one: a solution whose last box is only part of
+    # it (several boxes) is not located as a carrier
+    return [item, _response(source, q, answer, sol, "reference_solution", answer, "math", sol_meta)]
 
 
 _OLYMPIAD_OBJECTS = {"Numerical": "number", "Expression": "expression", "Tuple": "tuple", "Interval": "interval"}
@@ -605,6 +615,8 @@ def _conv_olympiad(rec: dict[str, Any], source: str, report: LoadReport) -> list
         raise _BadRecord(f"field 'is_multiple_answer' must be a boolean, got {multiple!r}")
     answer = ", ".join(_strip_dollars(a) for a in fa)
     unit = _strip_dollars(_text(rec, "unit", required=False))
+    if unit in ("%", "\\%"):
+        answer, unit = f"{answer}\\%", ""  # a percentage is a number
     obj = _OLYMPIAD_OBJECTS[at]
     if multiple:
         obj = "set"
@@ -796,12 +808,27 @@ def read_reply(text: str) -> tuple[dict[str, str] | None, str]:
     ``json`` (well formed), ``lenient`` (a repaired reading) or ``raw`` (unreadable: ``None``)."""
     m = _FENCE_RE.search(text)
     body = m.group(1) if m else text.strip()
+    strict: dict[str, str] | None = None
     try:
         obj = json.loads(body)
         if isinstance(obj, dict) and isinstance(obj.get("answer"), (str, int, float)):
-            return {"reasoning": str(obj.get("reasoning") or ""), "answer": str(obj["answer"])}, "json"
+            strict = {"reasoning": str(obj.get("reasoning") or ""), "answer": str(obj["answer"])}
     except (json.JSONDecodeError, ValueError):
         pass
+    fields = _lenient_fields(body)
+    if strict is not None:
+        # Well-formed JSON can still hold LaTeX written with one backslash: "\frac" parses as a
+        # form feed and "rac". The lenient reading keeps such commands; where the two readings
+        # differ, it is the one kept.
+        if fields.get("answer") is not None and fields != {k: v for k, v in strict.items() if k in fields}:
+            return {"reasoning": fields.get("reasoning", strict["reasoning"]), "answer": fields["answer"]}, "lenient"
+        return strict, "json"
+    if fields.get("answer", "").strip() and "\n" not in fields["answer"].strip():
+        return {"reasoning": fields.get("reasoning", ""), "answer": fields["answer"]}, "lenient"
+    return None, "raw"
+
+
+def _lenient_fields(body: str) -> dict[str, str]:
     starts = [(fm.group(1), fm.end(), fm.start()) for fm in _FIELD_RE.finditer(body)]
     fields: dict[str, str] = {}
     for k, (name, vstart, _fstart) in enumerate(starts):
@@ -815,9 +842,7 @@ def read_reply(text: str) -> tuple[dict[str, str] | None, str]:
         am = re.search(r'"answer"\s*:\s*(-?\d+(?:\.\d+)?)\s*[,}]', body)
         if am:
             fields["answer"] = am.group(1)
-    if fields.get("answer", "").strip() and "\n" not in fields["answer"].strip():
-        return {"reasoning": fields.get("reasoning", ""), "answer": fields["answer"]}, "lenient"
-    return None, "raw"
+    return fields
 
 
 def render_reply(fields: dict[str, str]) -> str:
@@ -895,11 +920,16 @@ def _conv_mmlu_pro(rec: dict[str, Any], source: str, report: LoadReport, ctx: di
                  "options": list(opts), "question_key": key, "stem": stem.strip()}
     out: list[Any] = []
     option_text = opts[LETTERS.index(letter)].strip()
+    open_text = _strip_dollars(option_text).rstrip(".").strip()
     out.append(_item(source, q, letter, letter, "choice", domain, base_meta | {"answer_object_from": "options"},
                      key_text=stem))
-    out.append(_item(source, stem.strip(), option_text, option_text, answer_object(option_text), domain,
-                     base_meta | {"answer_object_from": "parsed", "form": "open", "choice_letter": letter},
-                     key_text=stem))
+    open_obj = answer_object(open_text)
+    if open_obj in ("number", "quantity"):
+        # the question without its options, the option's value as the reference (as open-form
+        # benchmarks ask MMLU-Pro questions); option texts of other kinds are left to the choice base
+        out.append(_item(source, stem.strip(), open_text, open_text, open_obj, domain,
+                         base_meta | {"answer_object_from": "parsed", "form": "open", "choice_letter": letter},
+                         key_text=stem))
     if text.strip():
         out.append(_response(source, q, letter, text, model, pred or "", domain,
                              {"kind": "model_response", "question_key": key, "pred": pred}, key_text=stem))

@@ -154,23 +154,51 @@ def _rewrap(b: Base, value: str) -> str:
     return value
 
 
+_TRAILING_ASK_RE = re.compile(r"(?:[.;,]\s*|\s+)(?:which|what)\b[^.?]*\?\s*$", re.I)
+_MARKERS_RE = re.compile(r"(?:^|\s)\(?[a-jA-J]\)\s|\$\$|\$\s+\$")
+
+
 def _options(b: Base) -> dict[str, str]:
+    """The question's options, their texts cleaned (a trailing "Which option is correct?" cut);
+    an option whose text holds option markers of its own or broken math is left out."""
     opts = b.meta.get("options")
     if isinstance(opts, list):
-        return {"ABCDEFGHIJ"[i]: o for i, o in enumerate(opts)}
-    from verifier_runtime.toolkit.choices import parse_options
+        raw = {"ABCDEFGHIJ"[i]: o for i, o in enumerate(opts)}
+    else:
+        from verifier_runtime.toolkit.choices import parse_options
 
-    return parse_options(b.question)
+        raw = parse_options(b.question)
+    out = {}
+    for k, v in raw.items():
+        t = _TRAILING_ASK_RE.sub("", v.strip()).strip().rstrip(".;,").strip()
+        if t and not _MARKERS_RE.search(f" {t} "):
+            out[k] = t
+    return out
 
 
 def _letter(b: Base) -> str:
-    return b.answer.strip().strip("().").upper()
+    t = re.sub(r"^\\text\{(.*)\}$", r"\1", b.answer.strip())
+    return t.strip("().").upper()
 
 
 def _letter_style(b: Base, letter: str) -> str:
     """A letter written as the reference writes it (``(c)`` for TheoremQA, ``(C)`` otherwise)."""
-    raw = b.answer.strip()
+    raw = re.sub(r"^\\text\{(.*)\}$", r"\1", b.answer.strip())
     return f"({letter.lower()})" if raw[:2].strip("(").islower() else f"({letter})"
+
+
+def _val(b: Base) -> str:
+    """The reference value a composed answer repeats: a quantity with its unit, an option letter
+    in the question's style, else the answer."""
+    if b.answer_object == "choice":
+        return _letter_style(b, _letter(b))
+    return b.reference if b.answer_object == "quantity" and A.split_quantity(b.reference) else b.answer
+
+
+def _labelled_object(b: Base) -> bool:
+    """The answer object comes from the source (a person's or the dataset's label), not from
+    this project's reading of the answer."""
+    return b.meta.get("answer_object_from", "") not in ("parsed", "")
 
 
 def wrong_value(b: Base, rng: random.Random, ctx: dict[str, Any]) -> str | None:
@@ -196,7 +224,7 @@ def wrong_value(b: Base, rng: random.Random, ctx: dict[str, Any]) -> str | None:
 
 
 def _other_entity(b: Base, rng: random.Random, ctx: dict[str, Any]) -> str | None:
-    pool: list[str] = ctx.get("other_answers", {}).get(b.answer_object, [])
+    pool: list[str] = ctx.get("other_answers", {}).get((b.source, b.answer_object), [])
     if not pool:
         return None
     na = _plain(b.answer)
@@ -279,8 +307,11 @@ def _equiv_latex(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | Non
 
 
 def _equiv_set_order(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
-    if b.answer_object != "set" or cues(b.question).ordered:
+    if b.answer_object != "set" or cues(b.question).ordered or not _labelled_object(b):
         return None
+    items = A.items_of(b.answer)
+    if items is None or len(set(items)) != len(items):
+        return None  # repeated elements: a multiset or a sequence, not cleanly a set
     return _eq(b, A.reordered(b.answer, rng), "reordered")
 
 
@@ -508,7 +539,13 @@ def _form_unit(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
     present = bool(c.unit)
     for cand, unit in A.converted_units(b.reference, rng):
         made = _form(b, cand, present, f"Express your answer in {unit_text}.", "form:unit_required", f"to {unit}")
-        if made and (present or cues(made.question or b.question).unit):
+        if made is None:
+            continue
+        q = made.question or b.question
+        # the requested unit must be the reference's and not the rewrite's (W is J/s): the
+        # toolkit's form check must see the rewrite, and not the reference, break it
+        if cues(q).unit and "form:unit_required" in _violations(cand, q, b.reference) \
+                and not _violations(b.reference, q, b.reference):
             return made
     return None
 
@@ -580,7 +617,8 @@ def _near_extra(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None
 
 
 def _near_swapped(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
-    if b.answer_object != "tuple" and not (b.answer_object == "set" and cues(b.question).ordered):
+    if not _labelled_object(b) or (b.answer_object != "tuple"
+                                   and not (b.answer_object == "set" and cues(b.question).ordered)):
         return None
     return _near(b, A.swapped(b.answer, rng), "swapped_order")
 
@@ -623,7 +661,8 @@ def _near_bool(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
 
 
 def _case_symbol(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
-    if b.answer_object not in ("expression", "equation", "function", "inequality", "tuple", "set"):
+    if b.answer_object not in ("expression", "equation", "function", "inequality", "tuple", "set") \
+            or not _labelled_object(b):
         return None
     cand = A.case_flipped_symbol(b.answer)
     return _near(b, cand, "variable_case")
@@ -648,33 +687,37 @@ def _prose(x: str) -> str:
     return f"${x}$" if re.search(r"[\\^_{}]", x) else x
 
 
+def _short(b: Base) -> bool:
+    return len(b.answer) <= 80
+
+
 def _hedge(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
-    if not _single(b):
+    if not _single(b) or not _short(b):
         return None
     wrong = wrong_value(b, rng, ctx)
     if not wrong:
         return None
-    pair = [b.answer, wrong]
+    pair = [_val(b), wrong]
     rng.shuffle(pair)
     joiner = rng.choice((" or ", " or possibly "))
-    return Made(False, f"{pair[0]}{joiner}{pair[1]}", placement="prose", detail="alternatives",
+    return Made(False, f"{_prose(pair[0])}{joiner}{_prose(pair[1])}", placement="prose", detail="alternatives",
                 check="second candidate differs")
 
 
 def _hedge_boxes(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
-    if not _single(b):
+    if not _single(b) or not _short(b):
         return None
     wrong = wrong_value(b, rng, ctx)
     if not wrong:
         return None
-    pair = [b.answer, wrong]
+    pair = [_val(b), wrong]
     rng.shuffle(pair)
     return Made(False, "", placement="boxes", boxes=pair, detail="boxes_as_alternatives",
                 check="second box differs")
 
 
 def _enumeration(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
-    if not _single(b) or b.answer_object in ("choice", "bool"):
+    if not _single(b) or b.answer_object in ("choice", "bool") or not _short(b):
         return None
     others = []
     for _ in range(4):
@@ -685,9 +728,9 @@ def _enumeration(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | Non
             break
     if len(others) < 2:
         return None
-    items = [others[0], b.answer, others[1]]
+    items = [others[0], _val(b), others[1]]
     rng.shuffle(items)
-    return Made(False, ", ".join(items), placement="prose", detail="list_for_single", check="list of distinct values")
+    return Made(False, ", ".join(_prose(x) for x in items), placement="prose", detail="list_for_single", check="list of distinct values")
 
 
 def _choice_enumeration(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
@@ -705,7 +748,7 @@ def _retraction_to(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | N
     wrong = wrong_value(b, rng, ctx)
     if not wrong:
         return None
-    return Made(True, wrong, after=rng.choice(_CORRECTIONS).format(x=_prose(b.answer)), detail="lands_on_reference",
+    return Made(True, wrong, after=rng.choice(_CORRECTIONS).format(x=_prose(_val(b))), detail="lands_on_reference",
                 check="first answer differs")
 
 
@@ -713,16 +756,16 @@ def _retraction_from(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made |
     wrong = wrong_value(b, rng, ctx)
     if not wrong:
         return None
-    return Made(False, b.answer, after=rng.choice(_CORRECTIONS).format(x=_prose(wrong)), detail="leaves_reference",
+    return Made(False, _val(b), after=rng.choice(_CORRECTIONS).format(x=_prose(wrong)), detail="leaves_reference",
                 check="last answer differs")
 
 
 def _retraction_empty(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
-    return Made(False, b.answer, after=rng.choice(_EMPTY_RETRACTIONS), detail="no_answer_left", check="")
+    return Made(False, _val(b), after=rng.choice(_EMPTY_RETRACTIONS), detail="no_answer_left", check="")
 
 
 def _negation(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
-    return Made(False, f"not {b.answer}", placement="prose", detail="reference_negated", check="")
+    return Made(False, f"not {_prose(_val(b))}", placement="prose", detail="reference_negated", check="")
 
 
 _MATH_SEG_RE = re.compile(r"\$([^$]{3,60})\$|\\\((.{3,60}?)\\\)")
