@@ -19,7 +19,8 @@ def register(app: typer.Typer) -> None:
         host: str = typer.Option("127.0.0.1", help="Address to bind."),
         port: int = typer.Option(5000, min=0, max=65535, help="Port (0 picks a free one)."),
         fallback: str = typer.Option("offline", help="none | offline | openai | anthropic"),
-        threads: int = typer.Option(4, min=1, max=256, help="Verification threads of the server."),
+        threads: int = typer.Option(4, min=1, max=256, help="Verification threads for multi-sample requests."),
+        inline_samples: int = typer.Option(4, min=0, help="Requests of at most this many samples are verified on the event loop."),
         workers: int = typer.Option(4, min=1, max=64, help="Threads each multi-sample request's batch uses."),
         backlog: int = typer.Option(2048, min=1, help="Pending connections the socket queues."),
         limit_concurrency: int | None = typer.Option(None, min=1, help="Requests at once before answering 503."),
@@ -63,7 +64,7 @@ def register(app: typer.Typer) -> None:
             else:
                 from verifier_runtime.integrations.server import RewardServer
 
-                server = RewardServer(verifier, host, port, rewards=rewards, threads=threads, workers=workers,
+                server = RewardServer(verifier, host, port, rewards=rewards, threads=threads, inline_samples=inline_samples, workers=workers,
                                       backlog=backlog, limit_concurrency=limit_concurrency, max_body_bytes=max_body,
                                       max_items=max_items, graceful_timeout_s=graceful_timeout,
                                       log_level=log_level, access_log=access_log)

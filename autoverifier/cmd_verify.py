@@ -1,4 +1,4 @@
-"""``autoverifier verify`` (streaming batch verification) and ``verify-one``."""
+"""``autoverifier verify`` (streaming batch verification), ``verify-one``, and release signing."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ def _options(budget_s: float | None) -> dict:
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``verify`` and ``verify-one`` to the CLI."""
+    """Add ``verify``, ``verify-one`` and the release-signing commands to the CLI."""
+    register_release_commands(app)
 
     @app.command("verify")
     def verify(
@@ -156,3 +157,56 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"{label}  decided by {v.decided_by}: {v.reason or '-'}")
         typer.echo(f"artifact {v.artifact_version}, fallback called: {'yes' if v.fallback_called else 'no'}, "
                    f"{v.elapsed_ms:.1f} ms")
+
+
+def register_release_commands(app: typer.Typer) -> None:
+    """``release-key``, ``release-sign`` and ``release-verify``: Ed25519-signed releases."""
+
+    @app.command("release-key")
+    def release_key(path: Path = typer.Argument(..., help="Where to write the private key (the public key "
+                                                          "goes to PATH.pub).")) -> None:
+        """Create a signing key pair; keep the private key secret, ship PATH.pub to training jobs."""
+        from verifier_runtime.signing import SigningError, generate_key
+
+        try:
+            priv, pub = generate_key(path)
+        except SigningError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1) from None
+        typer.echo(f"private key {priv} (mode 0600), public key {pub}")
+
+    @app.command("release-sign")
+    def release_sign(release: Path = typer.Argument(..., help="Release directory."),
+                     key: Path = typer.Option(..., help="Private key file (from release-key).")) -> None:
+        """Sign a release directory's manifest (writes manifest.sig)."""
+        from verifier_runtime.artifact import load_artifact
+        from verifier_runtime.signing import SigningError, sign_release
+
+        try:
+            load_artifact(release)  # never sign something that does not load
+            out = sign_release(release, key)
+        except Exception as exc:
+            typer.echo(f"error: {type(exc).__name__}: {exc}" if not isinstance(exc, SigningError) else f"error: {exc}",
+                       err=True)
+            raise typer.Exit(1) from None
+        typer.echo(f"signed: {out}")
+
+    @app.command("release-verify")
+    def release_verify(release: Path = typer.Argument(..., help="Release directory or .tar.gz."),
+                       trusted_key: list[str] = typer.Option(..., help="Public key file or 'ed25519:<base64>' "
+                                                                        "(repeat for several).")) -> None:
+        """Check a release's hashes and its signature against trusted keys."""
+        from verifier_runtime.artifact import ArtifactError, load_artifact
+        from verifier_runtime.signing import key_id, resolve_trusted_keys
+
+        try:
+            keys = resolve_trusted_keys(trusted_key)
+            art = load_artifact(release, trusted_keys=keys)
+        except Exception as exc:
+            typer.echo(f"error: {exc}" if isinstance(exc, ArtifactError) else f"error: {type(exc).__name__}: {exc}")
+            raise typer.Exit(1) from None
+        import json as _json
+
+        sig = _json.loads((Path(release) / "manifest.sig").read_text()) if Path(release).is_dir() else {}
+        by = sig.get("key_id") or ", ".join(key_id(k) for k in keys)
+        typer.echo(f"{art.version}: hashes match, signed by {by}")

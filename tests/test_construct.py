@@ -64,7 +64,7 @@ def test_render_refuses_unknown_parameters() -> None:
 
 def test_grid_is_the_product_of_values() -> None:
     t = load_template("boolean_match")
-    assert len(grid("boolean_match")) == len(t.grid["on_mismatch"])
+    assert len(grid("boolean_match")) == len(t.grid["on_mismatch"]) * len(t.grid["on_guard"])
     n = 1
     for v in load_template("numeric_match").grid.values():
         n *= len(v)

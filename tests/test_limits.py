@@ -129,3 +129,10 @@ def test_a_4301_digit_integer_is_no_internal_error(verifier) -> None:
         v = verifier.verify(q, r, s)
         assert not v.reason.startswith("internal_error"), v.reason
         assert v.decided_by != "error"
+
+
+def test_a_cached_parse_still_names_its_limit(verifier) -> None:
+    response = r"The answer is $(2x)^{9999}$"
+    first = verifier.verify("Expand.", "x", response)
+    again = verifier.verify("Expand.", "x", response)  # the parsers' caches answer this time
+    assert first.reason.endswith(";limit:integer_size") and again.reason == first.reason

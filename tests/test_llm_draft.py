@@ -64,6 +64,32 @@ def test_llm_drafter_code_card_is_policy_checked_and_runs(server) -> None:
     assert "Counterexamples" in prompt and "Bo Chan" in prompt and "Ann Lee/A. Lee" in prompt
 
 
+def test_llm_drafted_code_is_audited_before_anything_loads_it(server, monkeypatch) -> None:
+    """Code that passes the static check but hangs on the cluster's inputs: the sandboxed audit
+    refuses it, and it is never loaded into this process."""
+    import tasks.construct.llm_draft as llm_draft
+
+    loaded: list[str] = []
+    real = llm_draft.load_module_source
+    monkeypatch.setattr(llm_draft, "load_module_source", lambda src, **kw: loaded.append(src) or real(src, **kw))
+    spin = ("from verifier_runtime.types import Decision\n\n\ndef decide(x):\n    n = 0\n"
+            "    while 'Lee' in x.reference:\n        n += 1\n    return Decision.abstain('no')\n")
+    server.reply = lambda messages: _card(module_code=spin)
+    cfg = RoundConfig(audit_cpu_seconds=1)
+    (draft,) = _drafter(server).draft({"cluster_id": "c0", "indices": [0, 1]}, [6], _pool(), cfg, "r01")
+    assert draft.decide is None and draft.search["audit"]["stage"] == "sandbox"
+    assert loaded == []
+
+
+def test_audit_refuses_a_module_without_cases() -> None:
+    from tasks.construct.audit import audit_module
+
+    src = ('"""No cases."""\n\nfrom verifier_runtime.types import Decision\n\nMODULE = {"id": "m", "group": "g", '
+           '"priority": 1, "card_id": "c", "description": "d"}\n\n\ndef decide(x):\n    return Decision.abstain("no")\n')
+    res = audit_module(src, cases=[])
+    assert not res.passed and res.stage == "static" and "no cases" in res.reason
+
+
 def test_llm_drafter_refuses_hostile_code(server) -> None:
     server.reply = lambda messages: _card(module_code="import os\n\ndef decide(x):\n    return os.system('x')\n")
     (draft,) = _drafter(server).draft({"cluster_id": "c0", "indices": [0, 1, 2]}, [], _pool(), RoundConfig(), "r01")

@@ -6,7 +6,13 @@ import random
 
 import pytest
 
-from verifier_runtime.toolkit.commit import Commitment, final_commitment, final_statement, split_candidates, strip_label
+from verifier_runtime.toolkit.commit import (
+    Commitment,
+    final_commitment,
+    final_statement,
+    split_candidates,
+    strip_label,
+)
 
 
 @pytest.mark.parametrize(

@@ -214,6 +214,9 @@ def write_release(spec: ReleaseSpec, dest: str | os.PathLike[str]) -> Path:
 
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    from verifier_runtime.signing import sign_if_configured
+
+    sign_if_configured(dest)  # with $AUTOVERIFIER_SIGNING_KEY set, every release written is signed
     return dest
 
 
@@ -369,12 +372,22 @@ def check_manifest(manifest: Any, where: str) -> None:
             raise bad("toolkit must hold sha256 and probes {set_sha256, verdicts_sha256}")
 
 
-def load_artifact(path: str | os.PathLike[str]) -> Artifact:
-    """Load and verify a release. Raises :class:`ArtifactError` with a clear message."""
+def load_artifact(path: str | os.PathLike[str], *, trusted_keys: Any = None) -> Artifact:
+    """Load and verify a release. Raises :class:`ArtifactError` with a clear message.
+
+    With trusted keys (``trusted_keys`` or ``$AUTOVERIFIER_TRUSTED_KEYS``) the release must carry
+    a valid signature by one of them (see :mod:`verifier_runtime.signing`).
+    """
     path = Path(path)
     raw = _read_tree(path)
     if MANIFEST not in raw:
         raise ArtifactError(f"{path}: missing {MANIFEST}")
+    from verifier_runtime.signing import SIGNATURE_FILE, SigningError, check_signature, resolve_trusted_keys
+
+    try:
+        check_signature(raw[MANIFEST], raw.get(SIGNATURE_FILE), resolve_trusted_keys(trusted_keys), str(path))
+    except SigningError as e:
+        raise ArtifactError(str(e)) from e
     try:
         manifest = json.loads(raw[MANIFEST].decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
@@ -394,7 +407,7 @@ def load_artifact(path: str | os.PathLike[str]) -> Artifact:
             files[rel] = raw[rel].decode("utf-8")
         except UnicodeDecodeError as e:
             raise ArtifactError(f"{path}: {rel} is not UTF-8 text") from e
-    extra = sorted(set(raw) - set(hashes) - {MANIFEST})
+    extra = sorted(set(raw) - set(hashes) - {MANIFEST, SIGNATURE_FILE})
     if extra:
         raise ArtifactError(f"{path}: files not listed in the manifest: {', '.join(extra[:5])}")
     return Artifact(version=manifest["artifact_version"], manifest=manifest, files=files, source=str(path))

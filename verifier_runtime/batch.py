@@ -111,12 +111,12 @@ class VerifierSpec:
 # --- chunks ----------------------------------------------------------------------------------
 
 def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "replace")
+    """A field as text: strings, bytes, numbers and booleans as the runtime reads them; any other
+    value (a date, a decimal from DuckDB or Parquet) printed."""
+    from verifier_runtime.triple import _as_text
+
+    if value is None or isinstance(value, str | bytes | int | float | bool):
+        return _as_text(value)
     return str(value)
 
 

@@ -143,11 +143,24 @@ class Triple:
             return self._get("parsed_answer", lambda: parse_answer(self.answer) if self.answer else None)
 
     @property
+    def numeric_alias_ref(self) -> bool:
+        """The reference lists whole-number alternatives (``1984/2010`` to "when ..."): no single
+        typed value; the typed reference views are ``None`` and the judge tries each alternative."""
+        try:
+            return self._cache["numeric_alias_ref"]
+        except KeyError:
+            from verifier_runtime.toolkit.criterion import numeric_aliases
+
+            ref = self.ref or ""
+            return self._get("numeric_alias_ref", lambda: "/" in ref and bool(numeric_aliases(ref, self.question)))
+
+    @property
     def parsed_ref(self):
         try:
             return self._cache["parsed_ref"]
         except KeyError:
-            return self._get("parsed_ref", lambda: parse_answer(self.ref) if self.ref else None)
+            return self._get("parsed_ref", lambda: parse_answer(self.ref) if self.ref and not self.numeric_alias_ref
+                             else None)
 
     @property
     def number_answer(self):
@@ -162,7 +175,8 @@ class Triple:
         try:
             return self._cache["number_ref"]
         except KeyError:
-            return self._get("number_ref", lambda: parse_number(self.ref) if self.ref else None)
+            return self._get("number_ref", lambda: parse_number(self.ref) if self.ref and not self.numeric_alias_ref
+                             else None)
 
     @property
     def quantity_answer(self):

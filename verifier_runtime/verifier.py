@@ -327,14 +327,26 @@ def load_verifier(
     with a networked judge), ``module_budget_s``, ``strict`` (raise instead of abstaining; also
     refuses a release validated with another toolkit), ``exclude_groups``, ``warmup`` (default
     True: import sympy and build the unit registry now, outside any call's time budget), and
-    ``fallback_config`` (a dict passed to the fallback factory).
+    ``fallback_config`` (a dict passed to the fallback factory), ``trusted_keys`` (Ed25519 public
+    keys: the release must be signed by one of them; default ``$AUTOVERIFIER_TRUSTED_KEYS``) and
+    ``isolation`` (``"inprocess"``, the default, or ``"process"``: verify in killable worker
+    processes under a memory limit, see :mod:`verifier_runtime.isolation`; with it ``processes``,
+    ``memory_mb`` and ``grace_s``).
     """
     from verifier_runtime.fallback import make_fallback
 
+    isolation = options.pop("isolation", "inprocess")
+    if isolation == "process":
+        from verifier_runtime.isolation import ProcessIsolatedVerifier
+
+        return ProcessIsolatedVerifier(artifact, fallback, **options)
+    if isolation != "inprocess":
+        raise ValueError(f"isolation must be 'inprocess' or 'process', got {isolation!r}")
+    trusted_keys = options.pop("trusted_keys", None)
     if isinstance(artifact, Artifact):
         art = artifact
     else:
-        art = load_artifact(shipped_release() if artifact is None else artifact)
+        art = load_artifact(shipped_release() if artifact is None else artifact, trusted_keys=trusted_keys)
     fallback_config = dict(options.pop("fallback_config", None) or {})
     if fallback is None:
         fallback = default_fallback(art)

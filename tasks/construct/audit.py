@@ -180,6 +180,18 @@ def _compare(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> list[str]:
     return diffs
 
 
+def _own_cases(source: str) -> int:
+    """How many SUPPORT and COUNTEREXAMPLES cases a (policy-checked) module source lists."""
+    import ast
+
+    n = 0
+    for stmt in ast.parse(source).body:
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id in ("SUPPORT", "COUNTEREXAMPLES")
+                                                for t in stmt.targets) and isinstance(stmt.value, ast.List):
+            n += len(stmt.value.elts)
+    return n
+
+
 def audit_module(
     source: str,
     *,
@@ -205,6 +217,10 @@ def audit_module(
     violations = check_module_source(source)
     if violations:
         return AuditResult(False, "static", violations, [], f"{len(violations)} policy violation(s): {violations[0]}")
+    if not extra and not _own_cases(source):
+        # an audit that runs nothing proves nothing: a module must come with cases
+        return AuditResult(False, "static", [], [], "no cases to run: the module has no SUPPORT or COUNTEREXAMPLES "
+                                                   "and no cases were given")
 
     payload = {
         "source": source,

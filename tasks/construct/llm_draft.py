@@ -17,7 +17,7 @@ from typing import Any
 
 from tasks.construct.config import RoundConfig
 from tasks.construct.draft import Draft
-from tasks.construct.state import PoolState, decisions_for
+from tasks.construct.state import PoolState
 from verifier_runtime.sandbox import ModulePolicyError, check_module_source, load_module_source
 
 CARD_FIELDS: dict[str, type | tuple[type, ...]] = {
@@ -172,13 +172,27 @@ class LLMDrafter:
         if problems:
             return [Draft(card_id, cluster["cluster_id"], cluster.get("kind", "residual"), "code", self.name, None, {},
                           source=source, search={"card": card, "policy_violations": problems[:10]})]
+        # Drafted code runs nowhere in this process before the audit (static check, then two
+        # sandboxed child processes) has run it on the cluster and its counterexamples.
+        from tasks.construct.audit import MAX_AUDIT_CASES, audit_module
+
+        idx = list(cluster["indices"])[: MAX_AUDIT_CASES // 2] + list(counter_idx)[: MAX_AUDIT_CASES // 2]
+        cases = [{"question": state.triples[i].question, "reference": state.triples[i].reference,
+                  "response": state.triples[i].response, "expected": "PASS" if state.labels[i] else "FAIL"}
+                 for i in idx]
+        audit = audit_module(source, cases=cases, cpu_seconds=cfg.audit_cpu_seconds, memory_mb=cfg.audit_memory_mb,
+                             filename=f"<{card_id}>")
+        if not audit.passed:
+            return [Draft(card_id, cluster["cluster_id"], cluster.get("kind", "residual"), "code", self.name, None, {},
+                          source=source, search={"card": card, "audit": {"stage": audit.stage, "reason": audit.reason,
+                                                                         "violations": list(audit.violations)[:10]}})]
         try:
             ns = load_module_source(source, filename=f"<{card_id}>")
         except (ModulePolicyError, SyntaxError) as e:
             return [Draft(card_id, cluster["cluster_id"], cluster.get("kind", "residual"), "code", self.name, None, {},
                           source=source, search={"card": card, "policy_violations": [str(e)]})]
-        on_cluster = decisions_for(ns.decide, state, cluster["indices"], cfg.module_budget_s)
-        fixed = sum(1 for lab, i in zip(on_cluster, cluster["indices"], strict=True)
+        labels = [o.get("label") if isinstance(o, dict) else o for o in audit.outputs][: len(cluster["indices"])]
+        fixed = sum(1 for lab, i in zip(labels, cluster["indices"], strict=False)
                     if lab != "ABSTAIN" and (lab == "PASS") == state.labels[i])
         return [Draft(card_id, cluster["cluster_id"], cluster.get("kind", "residual"), "code", self.name, None, {},
                       source=source, decide=ns.decide, search={"card": card, "cluster_fixed": fixed})]

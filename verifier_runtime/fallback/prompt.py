@@ -26,22 +26,34 @@ REQUIRED_PLACEHOLDERS = ("question", "reference", "response")
 DEFAULT_TEMPLATE = """\
 You are grading the final answer of a response against a reference answer.
 
-Decide one thing: does the FINAL answer given in the response agree with the reference answer, \
-for the question that was asked?
+Decide one thing: does the FINAL answer the response commits to agree with the reference \
+answer, for the question that was asked? The reference is taken as correct. Do not solve the \
+problem again and do not grade the reasoning.
 
-How to decide:
-- Look only at the final answer the response commits to. Ignore the working, and ignore \
-intermediate values that were later revised.
-- Treat answers as agreeing when they are the same mathematical object or the same fact \
-written differently: equivalent expressions, fractions and decimals that agree to the \
-precision the question asks for, the same quantity in converted units, the same choice \
-named by its letter or by its text, reordered elements of an unordered set.
-- Treat them as disagreeing when the value, sign, unit, choice or any required part differs; \
-when the response gives several different final answers or hedges between them; when it \
-gives no final answer; or when it answers a different question.
-- If the reference contains several parts, every part must be matched.
-- Do not solve the problem again yourself and do not judge the reasoning: the reference is \
-taken as correct.
+Which answer counts:
+- Only the final committed answer. Ignore the working and values that were later revised: \
+after a correction ("actually", "wait, no", "sorry", "I made a mistake") the answer given after \
+it counts; an answer retracted with nothing after it means there is no answer.
+- Several different candidates offered as alternatives ("A or B", "either ... or", "could be \
+A, might be B", two different boxed answers joined by "or") are incorrect, even when one of \
+them matches. A list is correct only when the question asks for several answers (or the \
+reference has several), and then it must match as a set, or in order when order is asked.
+- "Not X" is not the answer X. Merely repeating an expression from the question is not an \
+answer. An empty, refused or cut-off response has no answer.
+
+When values agree:
+- Equal values written differently agree (equivalent fractions, decimals, expressions, \
+intervals and inequalities, the same set in another order, the same quantity in converted \
+units, the same choice by its letter or by its text) unless the question states a form the \
+answer violates: lowest terms, a number of decimal places or significant figures, a \
+percentage, a decimal or a fraction, a mixed number, an exact value or simplest radical form, \
+interval notation, expanded or factored form, a rationalized denominator, scientific \
+notation, or a requested unit. Then the form counts too.
+- A bare number is read in the unit the question asks for, else in the reference's unit; a \
+different dimension is incorrect. Tolerance is what the question asks, else half a unit of \
+the reference's last written digit, never looser; integers and exact values compare exactly.
+- Case matters where it carries meaning (chemical formulas and element symbols, SI prefixes, \
+SMILES, gene names, variable names), not for ordinary words.
 {guidance}
 <question>
 {question}

@@ -13,8 +13,12 @@ Client errors are answered with a JSON body ``{"error": {"code", "message"}}`` a
 status: 400 (malformed JSON, wrong types, unequal lengths), 404/405, 413 (a body over
 ``max_body_bytes``, or more than ``max_items`` samples). A 500 means a bug, never bad input.
 
-Verification runs on a pool of ``threads`` threads, so the event loop keeps accepting and
-answering (health, metrics) while triples are checked. The listening socket is bound here
+Requests of up to ``inline_samples`` samples (OpenRLHF sends one) are verified on the event
+loop itself when the verifier's judge runs in the process (none or offline): the work is
+CPU-bound under the GIL, and handing it to a thread only adds a
+thread switch, which the interpreter grants every 5 ms, to every request. Larger requests go
+to a pool of ``threads`` threads, so the loop keeps accepting and answering (health,
+metrics) while they are checked. Either way one call is bounded by the verifier's budget. The listening socket is bound here
 with a configurable ``backlog`` (default 2048: the standard library's 5 reset connections
 under load). SIGTERM and SIGINT drain: readiness turns 503, the socket stops accepting,
 requests in flight finish (up to ``graceful_timeout_s``), then the process exits. Access logs
@@ -56,7 +60,8 @@ class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 5000
     backlog: int = 2048
-    threads: int = 4  # verification threads (the GIL makes more than a few pointless for CPU work)
+    threads: int = 4  # verification threads for multi-sample requests
+    inline_samples: int = 4  # requests with at most this many samples are verified on the event loop
     workers: int = 4  # threads each multi-sample request's verify_batch uses
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     max_items: int = DEFAULT_MAX_ITEMS
@@ -142,6 +147,11 @@ class _State:
         self.metrics = Metrics()
         self.draining = False
         self.started = time.time()
+        # inline only when a call is CPU work in this process: a networked judge or worker
+        # processes wait on I/O, which must not hold the event loop
+        fb = getattr(verifier, "fallback", None)
+        local = fb is None or getattr(fb, "local", False) or (isinstance(fb, str) and fb in ("none", "offline"))
+        self.inline = bool(local) and not hasattr(verifier, "processes")
 
 
 def _json(status: int, body: dict[str, Any]) -> Any:
@@ -154,27 +164,6 @@ def _error(status: int, code: str, message: str) -> Any:
     return _json(status, {"error": {"code": code, "message": message[:500]}})
 
 
-async def _read_body(request: Any, limit: int) -> bytes:
-    length = request.headers.get("content-length")
-    if length is not None:
-        try:
-            n = int(length)
-            if n < 0:
-                raise ValueError
-        except ValueError:
-            raise PayloadError(400, "bad_length", f"invalid Content-Length {length[:40]!r}") from None
-        if n > limit:
-            raise PayloadError(413, "too_large", f"request body of {n} bytes exceeds {limit} bytes")
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise PayloadError(413, "too_large", f"request body exceeds {limit} bytes")
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 def create_app(verifier: Any, config: ServerConfig | None = None, *, rewards: Any = None) -> Any:
     """The Starlette app serving ``verifier`` (see the module doc); ``app.state.reward`` holds its state."""
     from starlette.applications import Starlette
@@ -183,28 +172,6 @@ def create_app(verifier: Any, config: ServerConfig | None = None, *, rewards: An
 
     cfg = config or ServerConfig()
     state = _State(verifier, cfg, rewards)
-
-    async def get_reward(request: Any) -> Any:
-        t0 = time.perf_counter()
-        state.metrics.in_flight += 1
-        status = 200
-        try:
-            body = await _read_body(request, cfg.max_body_bytes)
-            questions, references, responses = parse_payload(body, max_items=cfg.max_items)
-            loop = asyncio.get_running_loop()
-            out = await loop.run_in_executor(state.pool, state.scorer.score, questions, references, responses)
-            state.metrics.verdicts(out["decided_by"], out["extra_logs"]["fallback_called"])
-            return _json(200, out)
-        except PayloadError as exc:
-            status = exc.status
-            return _error(exc.status, exc.code, str(exc))
-        except Exception as exc:  # a bug (or a strict-mode verifier): answer, never drop the connection
-            status = 500
-            log.exception("scoring failed")
-            return _error(500, "internal_error", type(exc).__name__)
-        finally:
-            state.metrics.in_flight -= 1
-            state.metrics.observe("/get_reward", status, time.perf_counter() - t0)
 
     async def health(request: Any) -> Any:
         state.metrics.observe("/health", 200)
@@ -228,13 +195,82 @@ def create_app(verifier: Any, config: ServerConfig | None = None, *, rewards: An
     async def not_allowed(request: Any, exc: Any) -> Any:
         return _error(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path[:100]}")
 
-    app = Starlette(routes=[Route("/get_reward", get_reward, methods=["POST"]),
-                            Route("/health", health, methods=["GET"]),
-                            Route("/ready", ready, methods=["GET"]),
-                            Route("/metrics", metrics, methods=["GET"])],
-                    exception_handlers={404: not_found, 405: not_allowed})
-    app.state.reward = state
+    routes = Starlette(routes=[Route("/health", health, methods=["GET"]),
+                               Route("/ready", ready, methods=["GET"]),
+                               Route("/metrics", metrics, methods=["GET"])],
+                       exception_handlers={404: not_found, 405: not_allowed})
+    routes.state.reward = state
+
+    async def app(scope: dict, receive: Any, send: Any) -> None:
+        # the hot route in plain ASGI: a request object, a router and a response object cost
+        # more than the verification of one sample
+        if scope["type"] == "http" and scope["path"] == "/get_reward":
+            if scope["method"] == "POST":
+                await _fast_reward(state, scope, receive, send)
+            else:
+                await _error(405, "method_not_allowed", "use POST for /get_reward")(scope, receive, send)
+        else:
+            await routes(scope, receive, send)
+
+    app.state = routes.state  # type: ignore[attr-defined]
     return app
+
+
+async def _fast_reward(state: _State, scope: dict, receive: Any, send: Any) -> None:
+    t0 = time.perf_counter()
+    state.metrics.in_flight += 1
+    status = 200
+    try:
+        try:
+            body = await _receive_body(scope, receive, state.cfg.max_body_bytes)
+            questions, references, responses = parse_payload(body, max_items=state.cfg.max_items)
+            if state.inline and len(questions) <= state.cfg.inline_samples:
+                out = state.scorer.score(questions, references, responses)
+            else:
+                loop = asyncio.get_running_loop()
+                out = await loop.run_in_executor(state.pool, state.scorer.score, questions, references, responses)
+            state.metrics.verdicts(out["decided_by"], out["extra_logs"]["fallback_called"])
+            payload = json.dumps(out, ensure_ascii=False).encode()
+        except PayloadError as exc:
+            status = exc.status
+            payload = json.dumps({"error": {"code": exc.code, "message": str(exc)[:500]}}).encode()
+        except Exception as exc:  # a bug (or a strict-mode verifier): answer, never drop the connection
+            status = 500
+            log.exception("scoring failed")
+            payload = json.dumps({"error": {"code": "internal_error", "message": type(exc).__name__}}).encode()
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]})
+        await send({"type": "http.response.body", "body": payload})
+    finally:
+        state.metrics.in_flight -= 1
+        state.metrics.observe("/get_reward", status, time.perf_counter() - t0)
+
+
+async def _receive_body(scope: dict, receive: Any, limit: int) -> bytes:
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            try:
+                n = int(value)
+                if n < 0:
+                    raise ValueError
+            except ValueError:
+                raise PayloadError(400, "bad_length", f"invalid Content-Length {value[:40]!r}") from None
+            if n > limit:
+                raise PayloadError(413, "too_large", f"request body of {n} bytes exceeds {limit} bytes")
+            break
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise PayloadError(400, "disconnected", "the client went away before sending its body")
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            raise PayloadError(413, "too_large", f"request body exceeds {limit} bytes")
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
 
 
 def bind_socket(host: str, port: int, backlog: int) -> socket.socket:
@@ -267,7 +303,7 @@ class RewardServer:
 
     @property
     def state(self) -> _State:
-        return self.app.state.reward
+        return self.app.state.reward  # type: ignore[attr-defined]
 
     def _bind(self) -> socket.socket:
         if self._sock is None:

@@ -59,11 +59,21 @@ from verifier_runtime.toolkit.units import Quantity, convert, parse_quantity, qu
 
 def clear_caches() -> None:
     """Empty the parsers' memo caches (benchmarks measure cold calls with it)."""
-    from verifier_runtime.toolkit import choices, compare, cues, extract, numbers, text, units
+    from verifier_runtime.toolkit import (
+        choices,
+        compare,
+        criterion,
+        cues,
+        extract,
+        forms,
+        numbers,
+        text,
+        units,
+    )
 
-    for fn in (compare.parse_answer, numbers.parse_number, units.parse_quantity, text.normalize_text,
-               text.parse_bool, text.parse_identifier, cues.question_cues, extract.extract_reference,
-               choices._options_cached):
+    for fn in (compare.parse_answer, numbers.parse_number, numbers.parse_number_words, units.parse_quantity,
+               text.normalize_text, text.parse_bool, text.parse_identifier, cues.question_cues,
+               extract.extract_reference, choices._options_cached, criterion._question_spans, forms._number):
         fn.cache_clear()
 
 

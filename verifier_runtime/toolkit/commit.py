@@ -84,9 +84,12 @@ _STRONG_RE = re.compile(
 )
 # A soft marker ("actually", "wait") changes the answer only when a new one follows at once.
 _SOFT_RE = re.compile(r"\b(?:actually|wait|hmm+|instead|rather)\b", re.IGNORECASE)
-_MARKER_WORDS = ("wait", "actual", "sorry", "no", "wrong", "incorrect", "right", "mistake", "error", "correct",
-                 "scratch", "second thought", "let me", "oops", "hold on", "rather", "make that", "i mean",
-                 "instead", "hmm", "oh", "my bad")
+# One scan for the words every correction starts with; text without them has no correction.
+_ANY_MARKER_RE = re.compile(
+    r"\b(?:wait|actually|sorry|no|that|i\s+made|correction|scratch|on\s+second|let\s+me|my\s+(?:mistake|bad|error)|"
+    r"i\s+was\s+wrong|or\s+rather|make\s+that|i\s+mean|instead|rather|hmm+|oh|oops|hold\s+on)\b",
+    re.IGNORECASE,
+)
 _VALUE_END_RE = re.compile(r"(?:\.(?=\s|$)(?<!\d\.)|[\n;!?]|\s+(?:because|since|as|so|which|but)\b)", re.IGNORECASE)
 _NEW_ANSWER_RES = (
     re.compile(r"\\boxed\s*\{"),
@@ -150,8 +153,7 @@ def _like(value: str, original: str | None) -> bool:
 
 def _apply_corrections(answer: str | None, text: str) -> tuple[str | None, list[str], str]:
     """Walk the corrections in ``text`` (the answer's own sentence and what follows it)."""
-    low = text.lower()
-    if not any(w in low for w in _MARKER_WORDS):
+    if not _ANY_MARKER_RE.search(text):
         return answer, [], ""
     marks: list[tuple[int, int, bool]] = [(m.start(), m.end(), True) for m in _STRONG_RE.finditer(text)]
     marks += [(m.start(), m.end(), False) for m in _SOFT_RE.finditer(text)
@@ -355,6 +357,10 @@ _VALUE_WORDS = frozenset({"sqrt", "frac", "dfrac", "tfrac", "text", "mathrm", "i
                           "mathbf", "boxed", "circ", "degree", "degrees", "percent"})
 
 
+def _has_prose_word(text: str) -> bool:
+    return any(w.lower() not in _VALUE_WORDS for w in _PROSE_WORD_RE.findall(text))
+
+
 def _value_like(part: str) -> bool:
     """A list item must be a value: a number, quantity, expression, equation, set, interval or
     a choice letter; prose ("December 14") is not, so "December 14, 2016" stays one answer.
@@ -414,7 +420,9 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
             short = all(len(p.split()) <= _MAX_PROSE_ALTERNATIVE_WORDS for p in pieces)
             if not prose or short or (either and all(len(p.split()) <= 2 * _MAX_PROSE_ALTERNATIVE_WORDS for p in pieces)):
                 parts, joiner = pieces, "or"
-    if joiner == "single" and ("," in body or ";" in body or " and " in low or "&" in body or "{and}" in low.replace(" ", "")):
+    # A list splits only into values: text with a prose word anywhere cannot be one (some part holds it).
+    if joiner == "single" and not _has_prose_word(body) and (
+            "," in body or ";" in body or " and " in low or "&" in body or "{and}" in low.replace(" ", "")):
         pieces = [body]
         if " and " in low or "&" in body or "{and}" in low.replace(" ", ""):
             pieces = [p for p in (clean_answer(x) for x in _top_level_split(body, _AND_WORDS_RE)) if p]

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.choices import LETTERS, parse_choice
 from verifier_runtime.toolkit.commit import Commitment, split_candidates, strip_label
 from verifier_runtime.toolkit.compare import Answer, compare_answers, parse_answer
@@ -54,6 +55,7 @@ __all__ = [
     "pass_guard",
     "invalid_reason",
     "reference_stated",
+    "numeric_aliases",
     "judge",
     "judge_triple",
     "compare_numbers",
@@ -101,6 +103,8 @@ def pass_guard(x: Any, answer: str | None = None) -> str | None:
         ref = x.ref or ""
         if _dangling(a):
             return "invalid:truncated"
+        if ("\\pm" in a or "\u00b1" in a or "\\mp" in a) and not ("\\pm" in ref or "\u00b1" in ref or "\\mp" in ref):
+            return "hedge:plus_minus"  # two values where the reference is one (R2.3)
         if is_restatement(a, ref, x.question):
             return "restatement:question_expression"
         cues = x.cues
@@ -168,14 +172,19 @@ def reference_values(ref: str, cues: Cues | None = None) -> tuple[str, ...]:
     return cands
 
 
-def reference_aliases(ref: str) -> tuple[str, ...]:
+def reference_aliases(ref: str, question: str = "") -> tuple[str, ...]:
     """Accepted spellings of a reference: ``Humble Pie/HUMBLE PIE``, ``7/seven``, ``tea or coffee``.
 
     A slash is a quotient or a unit, not a list of aliases, when the reference is a number, a
     quantity or LaTeX (``1/2``, ``90 km/h``, ``\\frac{a}{b}``); a part must be words for the
-    reference to be read as aliases."""
+    reference to be read as aliases. Whole numbers joined by slashes are alternatives
+    (``1984/2010``) when the question asks a plain-language count or year, not mathematics
+    (:func:`numeric_aliases`)."""
     if "/" not in ref and ";" not in ref and "|" not in ref and " or " not in ref.lower():
         return (ref,)
+    numeric = numeric_aliases(ref, question)
+    if numeric:
+        return numeric
     if "\\" in ref or "$" in ref or parse_number(ref) is not None or _is_quantity(ref):
         return (ref,)
     parts = [p.strip() for p in _TEXT_ALIAS_RE.split(ref) if p and p.strip()]
@@ -185,6 +194,29 @@ def reference_aliases(ref: str) -> tuple[str, ...]:
 
 
 _WORDY_RE = re.compile(r"[^\W\d_]{2,}")
+_INTEGER_SLASHES_RE = re.compile(r"^\s*\d{1,6}(?:\s*/\s*\d{1,6})+\s*$")
+_PLAIN_COUNT_QUESTION_RE = re.compile(
+    r"^\s*(?:when|what\s+year|in\s+what\s+year|which\s+year|in\s+which\s+year|how\s+many|how\s+old|how\s+long|"
+    r"what\s+number|how\s+much)\b",
+    re.IGNORECASE,
+)
+
+
+def numeric_aliases(ref: str, question: str = "") -> tuple[str, ...]:
+    """``("1984", "2010")`` for a reference ``1984/2010`` to "when did the film come out": whole
+    numbers joined by slashes list alternatives where the question asks, in plain language, for a
+    year or a count (no mathematics in it); three numbers or more are always alternatives. Else
+    ``()`` (``3/4`` to "what fraction ..." is a quotient)."""
+    if not _INTEGER_SLASHES_RE.match(ref):
+        return ()
+    parts = tuple(p.strip() for p in ref.split("/"))
+    if len(parts) >= 3:
+        return parts
+    q = question or ""
+    if not q or "$" in q or "\\" in q or re.search(r"\d\s*[-+*/^=]\s*\d|\bfraction|\bratio|\bprobab|\bdivide|\bquotient", q,
+                                                 re.IGNORECASE):
+        return ()
+    return parts if _PLAIN_COUNT_QUESTION_RE.match(q) else ()
 
 
 def _is_quantity(s: str) -> bool:
@@ -231,7 +263,8 @@ def _judge(x: Any) -> Judgment:
     if c is None or c.answer is None:
         return Judgment(False, _no_answer_reason(x, c, info))
     cues = x.cues
-    options = x.options
+    # options matter only where a letter is in play (the reference or the answer names one)
+    options = x.options if _is_letter(ref) or _STANDALONE_LETTER_RE.search(c.text or c.answer or "") else {}
     if c.several and (options or _is_letter(ref)) and c.text:
         j = _choice(c.text, ref, options, cues)  # "(A) 3 and 5": one option, written with its text
         if j is not None and j.correct:
@@ -254,17 +287,18 @@ def _judge(x: Any) -> Judgment:
         ab = parse_bool(_CONCLUSION_LEAD_RE.sub("", answer, count=1))  # "So no, 91 is not prime."
     if rb is not None and ab is not None:
         return Judgment(rb == ab, "equal:boolean" if rb == ab else "differ:boolean")
-    if rb is None and _is_formula(ref):
+    if rb is None and len(ref) <= 40 and _is_formula(ref):
         return _text(answer, ref, x, cues)  # H2 is not 2H: formulas compare as written (R6.1)
     j = compare_candidate(answer, ref, cues, x)
     if j is None or not j.correct:
-        for alias in reference_aliases(ref)[1 if len(reference_aliases(ref)) == 1 else 0:]:
+        aliases = reference_aliases(ref, x.question)
+        for alias in aliases[1 if len(aliases) == 1 else 0:]:
             ja = compare_candidate(answer, alias, cues, x)
             if ja is not None and ja.correct:
                 return Judgment(True, ja.reason)
     if j is not None and j.correct:
         return j
-    if j is None:  # the whole answer is prose: the value its sentence states
+    if j is None and _HAS_VALUE_RE.search(answer):  # the whole answer is prose: the value its sentence states
         for sv in statement_values(answer, percent="%" in ref or "percent" in ref.lower()):
             js = compare_candidate(sv, ref, cues, x)
             if js is not None and js.correct:
@@ -293,6 +327,8 @@ _NUMBER_PHRASE_RE = re.compile(
 _MAX_STATEMENT_WORDS = 20
 
 
+_HAS_VALUE_RE = re.compile(r"\d|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+                           r"forty|fifty|hundred|thousand|million|half|quarter|third)\b", re.IGNORECASE)
 _STATEMENT_CONCLUSION_RE = re.compile(r"\b(?:so|thus|therefore|hence)\b[\s,]*", re.IGNORECASE)
 
 
@@ -346,6 +382,7 @@ def statement_value(answer: str) -> str | None:
     return vals[0] if vals else None
 
 
+_DANGLING_END = frozenset("=+-*/^\u00d7\u00b7,(")
 _DANGLING_RE = re.compile(r"(?:[=+\-*/^\u00d7\u00b7,(]|\\(?:times|cdot|frac|sqrt)?)\s*$")
 
 
@@ -361,7 +398,9 @@ def _is_formula(ref: str) -> bool:
 def _dangling(text: str) -> bool:
     """A final answer that ends on an operator ("120 + 24 =") was cut off before its value."""
     t = text.strip().rstrip(".")
-    return bool(t) and len(t) > 1 and bool(_DANGLING_RE.search(t)) and not t.endswith("\\\\")
+    if len(t) < 2 or t.endswith("\\\\"):
+        return False
+    return t[-1] in _DANGLING_END or bool(_DANGLING_RE.search(t[-12:]))
 
 
 _CONCLUSION_LEAD_RE = re.compile(r"^\s*(?:so|thus|therefore|hence|then|well|overall|in\s+short)\b[\s,:]*", re.IGNORECASE)
@@ -418,9 +457,35 @@ def _several(x: Any, c: Commitment, cues: Cues | None, options: dict[str, str]) 
     if all(_values_agree(first, k) or text_match(first, k) for k in cands[1:]):
         j = compare_candidate(first, ref, cues, x)
         return j if j is not None else _text(first, ref, x, cues)
+    if c.joiner == "and":
+        stated = _assignment_asked(cands, cues)
+        if stated is not None:  # "\\tan\\theta = 1 and \\theta = \\pi/4": the asked unknown's value
+            j = compare_candidate(stated, ref, cues, x)
+            return j if j is not None else _text(stated, ref, x, cues)
     if c.method == "boxed" and c.joiner == "or":
         return Judgment(False, "hedge:multiple_final_answers")
     return Judgment(False, "hedge:alternatives" if c.joiner == "or" else "hedge:list_for_single_answer")
+
+
+_EQ_LHS_RE = re.compile(r"^\s*(?P<lhs>[^=<>]{1,40}?)\s*=\s*(?P<rhs>[^=<>]+)$")
+
+
+def _assignment_asked(cands: list[str], cues: Cues | None) -> str | None:
+    """Equations joined by "and" that state different things, one of them a plain unknown's value:
+    that value (the unknown the question names, else the last plain assignment). ``None`` when
+    two plain unknowns are assigned and the question names neither (a pair, not one value)."""
+    eqs = [_EQ_LHS_RE.match(k) for k in cands]
+    if any(m is None for m in eqs):
+        return None
+    lhs = [m.group("lhs").strip() for m in eqs]
+    if len(set(lhs)) < len(lhs):
+        return None
+    plain = [k for k, side in enumerate(lhs) if strip_label(f"{side} = 0")[0] is not None]
+    unknown = cues.unknown if cues is not None else None
+    if unknown:
+        hits = [k for k in plain if lhs[k] == unknown]
+        return cands[hits[0]] if len(hits) == 1 else None
+    return cands[plain[0]] if len(plain) == 1 else None
 
 
 def _compare_lists(cands: list[str], x: Any, cues: Cues | None, *, ordered_answer: bool) -> Judgment:
@@ -569,19 +634,25 @@ def _squash(s: str) -> str:
     return re.sub(r"\s+|\\[,;!: ]|\\left|\\right|\\displaystyle", "", s).replace("\\dfrac", "\\frac").rstrip(".")
 
 
+_MAX_RESTATEMENT_CHARS = 200
+
+
+@memoize_text(maxsize=1024, max_chars=20_000)
+def _question_spans(question: str) -> tuple[str, ...]:
+    """The question's math spans, whitespace removed (the whole question when it has none)."""
+    spans = [next(g for g in m.groups() if g is not None) for m in _MATH_SPAN_RE.finditer(question)]
+    return tuple(_squash(sp) for sp in (spans or [question]))
+
+
 def is_restatement(answer: str, reference: str, question: str) -> bool:
     """R2.6: the answer only repeats an expression of the question (an expression with an
     operator), and the reference is written otherwise."""
-    if not answer or not question or not _OPERATOR_RE.search(answer):
+    if not answer or not question or len(answer) > _MAX_RESTATEMENT_CHARS or not _OPERATOR_RE.search(answer):
         return False
     a = _squash(answer)
     if len(a) < 2 or a == _squash(reference):
         return False
-    spans = [next(g for g in m.groups() if g is not None) for m in _MATH_SPAN_RE.finditer(question)]
-    if not spans:
-        spans = [question]
-    for span in spans:
-        sq = _squash(span)
+    for sq in _question_spans(question):
         if a == sq or (len(a) >= 5 and _bounded_in(a, sq)) or (len(a) >= 2 and _bounded_in(a, sq) and len(sq) <= 12):
             return True
     return False
@@ -1079,7 +1150,7 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
             return Judgment(True, "equal:identifier")
         if ia.text != ir.text and ia.text.casefold() == ir.text.casefold() and any(ch.isalpha() for ch in ia.text):
             return Judgment(False, "differ:case")  # C1CCCCC1 is not c1ccccc1; Co is not CO
-    aliases = reference_aliases(ref)
+    aliases = reference_aliases(ref, x.question if x is not None else "")
     case_miss = False
     for alias in aliases:
         if text_match(answer, alias):
@@ -1138,8 +1209,9 @@ def _strip_case(s: str) -> str:
 
 
 def _case_carrying(s: str) -> bool:
-    """R6.1: a chemical formula (``Co``, ``CO``, ``NaCl``) or a token with case inside it
-    (``mRNA``, ``pH``, ``mW``); ordinary words, acronyms and numbers carry no case."""
+    """R6.1: a chemical formula (``Co``, ``CO``, ``NaCl``), a token of letters and digits
+    (``c1ccccc1``, ``BRCA1``) or a token with case inside it (``mRNA``, ``pH``, ``mW``); ordinary
+    words, acronyms and numbers carry no case."""
     t = _strip_case(s)
     if not t or len(t) > 64 or " " in s.strip():
         return False
@@ -1149,6 +1221,8 @@ def _case_carrying(s: str) -> bool:
     ident = parse_identifier(s)
     if ident is not None and ident.kind == "chemical_formula":
         return True
+    if any(ch.isdigit() for ch in t):
+        return True  # letters with digits: a code, a gene, a SMILES string (c1ccccc1), not a word
     return not (letters.islower() or letters.isupper() or (letters[0].isupper() and letters[1:].islower()))
 
 

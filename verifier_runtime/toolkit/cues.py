@@ -32,6 +32,14 @@ _FORM_FIELDS = ("simplest_form", "percentage", "decimal", "fraction", "mixed_num
                 "interval_notation", "expand", "factor", "rationalize", "scientific")
 
 
+# Every form requirement (and a requested unit) is written with one of these words (substring
+# tests: one regex alternation over a long question costs more than all of them together).
+_FORM_WORDS = ("simpl", "lowest", "reduced", "percent", "decimal", "fraction", "mixed", "exact", "terms of",
+               "radical", "interval notation", "expand", "multiply out", "distribute", "factor", "rationali",
+               "scientific", "standard form", "nearest", "places", "d.p", "dp", "sig", "s.f", "sf", " in ", " in\n",
+               "(in ", "\nin ")
+
+
 class _Cue:
     """A cue field, read from the question on first use and kept (a question is read once per
     field, and most readers need a few fields only)."""
@@ -119,6 +127,8 @@ class Cues:
     @property
     def form_requirements(self) -> tuple[str, ...]:
         """The form requirements the question states, by name (empty when it states none)."""
+        if self._text and not self.has(*_FORM_WORDS):
+            return ()  # none of the words any form requirement is written with
         names = [name for name in _FORM_FIELDS if getattr(self, name)]
         if self.decimal_places is not None:
             names.append("decimal_places")
@@ -231,17 +241,6 @@ _SENTENCE_SPLIT_RE = re.compile(r"[.!?\n:]\s*")
 
 # Requested unit. The captured token is kept only when it looks like a unit (see _unit_ok).
 _UNIT_TOKEN = r"((?:square\s+|cubic\s+|sq\.?\s+|cu\.?\s+)?[A-Za-zµμΩ°%][A-Za-z0-9µμΩ°%/^·*.\-]{0,20})"
-_UNIT_RES = (
-    re.compile(r"\((?:answer\s+)?in\s+(?:units\s+of\s+)?" + _UNIT_TOKEN + r"\s*\)", _I),
-    re.compile(
-        r"\b(?:express(?:ed)?|give|write|state|report|provide|answer)\b[^.?\n]{0,40}?\bin\s+(?:units\s+of\s+)?"
-        + _UNIT_TOKEN,
-        _I,
-    ),
-    re.compile(r"\b(?:answer|result|value)\s+(?:should\s+be\s+|must\s+be\s+)?in\s+(?:units\s+of\s+)?" + _UNIT_TOKEN, _I),
-    re.compile(r"\bin\s+(?:units\s+of\s+)?" + _UNIT_TOKEN + r"\s*[?]", _I),
-    re.compile(r"(?:^|[,;(])\s*in\s+(?:units\s+of\s+)?" + _UNIT_TOKEN + r"\s*(?=[,;)?.]|$)", _I),
-)
 _UNIT_WORDS = frozenset(
     """meter meters metre metres centimeter centimeters centimetre centimetres millimeter millimeters millimetre
     millimetres kilometer kilometers kilometre kilometres inch inches foot feet yard yards mile miles
@@ -284,15 +283,46 @@ def _unit_ok(token: str) -> str | None:
     return None
 
 
+_UNIT_AFTER_IN_RE = re.compile(r"in\s+(?:units\s+of\s+)?" + _UNIT_TOKEN, _I)
+_ASK_VERB_RE = re.compile(r"\b(?:express(?:ed)?|give|write|state|report|provide|answer)\b[^.?\n]{0,40}?$", _I)
+_ANSWER_IN_RE = re.compile(r"\b(?:answer|result|value)\s+(?:should\s+be\s+|must\s+be\s+)?$", _I)
+
+
 def _find_unit(text: str) -> str | None:
-    for rx in _UNIT_RES:
-        found = None
-        for m in rx.finditer(text):
-            unit = _unit_ok(m.group(1))
+    """The requested unit, from the places where "in <unit>" is written (found with a substring
+    search, then read in order of how explicit the request is): "(in X)", "express/give/write
+    ... in X", "answer should be in X", "in X?", ", in X,"; within one kind the last wins."""
+    low = text.lower()
+    best: dict[int, str] = {}
+    i = low.find("in")
+    while i >= 0:
+        if (i == 0 or not low[i - 1].isalnum()) and low[i + 2 : i + 3].isspace():
+            m = _UNIT_AFTER_IN_RE.match(text, i)
+            unit = _unit_ok(m.group(1)) if m else None
             if unit:
-                found = unit
-        if found:
-            return found
+                kind = _request_kind(text, i, m.end())
+                if kind is not None:
+                    best[kind] = unit
+        i = low.find("in", i + 2)
+    return best[min(best)] if best else None
+
+
+def _request_kind(text: str, start: int, end: int) -> int | None:
+    """How explicitly "in <unit>" at ``start..end`` is a request (0 most), or ``None``."""
+    before = text[max(0, start - 64) : start]
+    after = text[end : end + 8].lstrip()
+    stripped = before.rstrip()
+    if stripped.endswith("(") or stripped.lower().endswith("(answer"):
+        if after.startswith(")"):
+            return 0
+    if _ASK_VERB_RE.search(before):
+        return 1
+    if _ANSWER_IN_RE.search(before):
+        return 2
+    if after.startswith("?"):
+        return 3
+    if (not stripped or stripped[-1] in ",;(") and (not after or after[0] in ",;)?."):
+        return 4
     return None
 
 

@@ -296,6 +296,12 @@ def _violations(answer: str, cues: Cues, reference: str | None, unit: str | None
     if cues.sig_figs is not None and mag is not None and mag.kind in ("decimal", "scientific", "integer"):
         if not _sig_figs_match(mag, cues.sig_figs):
             out.append("form:sig_figs")
+    if cues.percentage and mag is not None and not mag.is_percent and reference:
+        ref_n = _number(_reference_value(reference))
+        if ref_n is not None:
+            share = ref_n.value if ref_n.is_percent else ref_n.value / 100  # a bare reference is a percent figure
+            if mag.value == share and share != 0 and mag.value * 100 != mag.value:
+                out.append("form:percent_required")  # 0.45 (or 9/20) where 45% is asked
     if cues.decimal and not cues.decimal_places:
         if mag is not None and mag.kind in ("fraction", "mixed"):
             out.append("form:decimal_required")
@@ -335,6 +341,12 @@ def _violations(answer: str, cues: Cues, reference: str | None, unit: str | None
 
 
 _MAGNITUDE_RE = re.compile(r"^\s*([-+\u2212]?\s*[\d.,]+(?:\s*(?:\\times|\\cdot|\u00d7|x|\*)\s*10\s*\^\s*\{?[-+\u2212]?\d+\}?)?)")
+
+
+def _reference_value(reference: str) -> str:
+    from verifier_runtime.toolkit.extract import extract_reference
+
+    return extract_reference(reference).answer or reference
 
 
 def _magnitude_text(answer: str) -> str:

@@ -158,6 +158,9 @@ _TRUE_WORDS = frozenset({"yes", "true", "correct", "right", "y"})
 _FALSE_WORDS = frozenset({"no", "false", "incorrect", "wrong", "n"})
 _SINGLE_LETTER_BOOL = {"t": True, "f": False}
 _TOKEN_RE = re.compile(r"[^\W_]+")
+_BOOL_HEAD_RE = re.compile(r"[^\W\d_]+")  # the first word, past any markup ("**Yes.**", "\\text{No}")
+_BOOL_FIRST = frozenset({"yes", "true", "correct", "right", "y", "no", "false", "incorrect", "wrong", "n", "t", "f",
+                         "text", "textbf", "mathrm", "boxed", "the", "a", "an"})
 
 
 @memoize_text()
@@ -171,6 +174,9 @@ def parse_bool(s: str) -> bool | None:
     text = _as_str(s)
     if text is None or len(text) > MAX_ANSWER_CHARS:
         return None
+    head = _BOOL_HEAD_RE.search(text[:64])
+    if head is None or head.group(0).lower() not in _BOOL_FIRST:
+        return None  # the first word decides: most answers are read no further
     norm = normalize_text(text)
     if not norm:
         return None

@@ -1,4 +1,6 @@
-"""Symbolic expressions and equations compared by value (numeric probing, bounded).
+"""Symbolic expressions and equations compared by value with the criterion's comparison
+(``toolkit.criterion.compare_candidate``: numeric probing, bounded; labels, units and tolerance
+as ``docs/criterion.md`` says).
 
 ``exact_cue_fails_decimal``: when the question asks for an exact value and the response
 gives a decimal approximation of an irrational reference, FAIL.
@@ -8,24 +10,21 @@ question asks for, a restatement, meaningful case: ``toolkit.criterion.pass_guar
 or FAIL with the criterion's reason.
 """
 
-from verifier_runtime.toolkit.compare import compare_answers
-from verifier_runtime.toolkit.criterion import pass_guard
+from verifier_runtime.toolkit.criterion import compare_candidate, pass_guard
 from verifier_runtime.types import Decision
 
 GROUP = "verdict_matching"
-PARAMS = {"kinds": ["expression", "equation"], "rel_tol": 1e-9, "on_mismatch": "ABSTAIN",
+PARAMS = {"kinds": ["expression", "equation"], "on_mismatch": "ABSTAIN",
           "exact_cue_fails_decimal": False, "on_guard": "ABSTAIN"}
 GRID = {
     "on_guard": ["ABSTAIN", "FAIL"],
     "kinds": [["expression", "equation"], ["expression"], ["equation"], ["expression", "number"]],
-    "rel_tol": [1e-9, 1e-4],
     "on_mismatch": ["ABSTAIN", "FAIL"],
     "exact_cue_fails_decimal": [False, True],
 }
 MEANING = {  # what each parameter means (shown on the module's card)
     "on_guard": "what a matching answer gives when the criterion forbids a PASS anyway: ABSTAIN or FAIL",
     "kinds": "which parsed kinds of reference the module compares (expression, equation, number)",
-    "rel_tol": "relative tolerance of the numeric probing that decides equality",
     "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
                      "later modules and the judge)"),
     "exact_cue_fails_decimal": ("True: a decimal approximation of an irrational reference FAILs when the "
@@ -44,12 +43,12 @@ def decide(x):
         cues = x.cues
         if cues is not None and cues.exact:
             return Decision.failed("expr:decimal_for_exact")
-    c = compare_answers(a, r, rel_tol=PARAMS["rel_tol"])
-    if c.equal is True:
+    c = compare_candidate(x.answer, x.ref, x.cues, x)
+    if c is not None and c.correct:
         blocked = pass_guard(x)
         if blocked:
             return Decision.failed(blocked) if PARAMS["on_guard"] == "FAIL" else Decision.abstain(blocked)
-        return Decision.passed(f"expr:{c.detail}")
-    if c.equal is False and PARAMS["on_mismatch"] == "FAIL":
-        return Decision.failed(f"expr:{c.detail}")
+        return Decision.passed(f"expr:{c.reason}")
+    if c is not None and c.reason.startswith("differ") and PARAMS["on_mismatch"] == "FAIL":
+        return Decision.failed(f"expr:{c.reason}")
     return Decision.abstain("expr:undecided")

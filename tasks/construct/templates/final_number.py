@@ -11,20 +11,18 @@ or FAIL with the criterion's reason.
 
 import re
 
-from verifier_runtime.toolkit.criterion import pass_guard
-from verifier_runtime.toolkit.numbers import numbers_close, parse_number
+from verifier_runtime.toolkit.criterion import compare_numbers, pass_guard
+from verifier_runtime.toolkit.numbers import parse_number
 from verifier_runtime.types import Decision
 
 GROUP = "answer_extraction"
-PARAMS = {"max_answer_words": 12, "on_mismatch": "ABSTAIN", "rel_tol": 0.0, "on_guard": "ABSTAIN"}
-GRID = {
-    "on_guard": ["ABSTAIN", "FAIL"],"max_answer_words": [6, 12, 25], "on_mismatch": ["ABSTAIN", "FAIL"], "rel_tol": [0.0, 1e-6]}
+PARAMS = {"max_answer_words": 12, "on_mismatch": "ABSTAIN", "on_guard": "ABSTAIN"}
+GRID = {"on_guard": ["ABSTAIN", "FAIL"], "max_answer_words": [6, 12, 25], "on_mismatch": ["ABSTAIN", "FAIL"]}
 MEANING = {  # what each parameter means (shown on the module's card)
     "on_guard": "what a matching answer gives when the criterion forbids a PASS anyway: ABSTAIN or FAIL",
     "max_answer_words": "the longest final sentence (in words) the single number is read from",
     "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
                      "later modules and the judge)"),
-    "rel_tol": "relative tolerance between the stated number and the reference (0: exact)",
 }
 NUMBER_RE = re.compile(r"(?<![\w.,])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w,]|\.\d)")
 
@@ -41,11 +39,12 @@ def decide(x):
     n = parse_number(found[0])
     if n is None:
         return Decision.abstain("unparsed_number")
-    if numbers_close(n, r, rel_tol=PARAMS["rel_tol"]):
+    j = compare_numbers(n, r, x.cues, x)
+    if j.correct:
         blocked = pass_guard(x)
         if blocked:
             return Decision.failed(blocked) if PARAMS["on_guard"] == "FAIL" else Decision.abstain(blocked)
         return Decision.passed("final_number:equal")
-    if PARAMS["on_mismatch"] == "FAIL":
+    if PARAMS["on_mismatch"] == "FAIL" and j.reason.startswith("differ"):
         return Decision.failed("final_number:different")
     return Decision.abstain("final_number:different")

@@ -1,30 +1,29 @@
-"""Numbers compared by exact value (or a relative tolerance), whatever their written form.
+"""Numbers compared by value with the criterion's tolerance, whatever their written form.
 
 Both final answers must parse as plain numbers (integers, decimals, fractions, mixed
-numbers, scientific notation). ``reference_kinds`` restricts the reference's written kind.
-With ``on_mismatch`` FAIL it also rejects a different number (mismatch detection).
+numbers, scientific notation). The comparison is the criterion's (``docs/criterion.md`` R5.3):
+integers and fractions exactly, a decimal reference within half a unit of its last digit, the
+question's rounding where it asks for one. ``reference_kinds`` restricts the reference's
+written kind. With ``on_mismatch`` FAIL it also rejects a different number (mismatch detection).
 
 ``on_guard``: what a matching answer gives when the criterion forbids a PASS anyway (a form the
 question asks for, a restatement, meaningful case: ``toolkit.criterion.pass_guard``): ABSTAIN,
 or FAIL with the criterion's reason.
 """
 
-from verifier_runtime.toolkit.criterion import pass_guard
-from verifier_runtime.toolkit.numbers import numbers_close
+from verifier_runtime.toolkit.criterion import compare_numbers, pass_guard
 from verifier_runtime.types import Decision
 
 GROUP = "numeric_unit"
-PARAMS = {"rel_tol": 0.0, "on_mismatch": "ABSTAIN", "reference_kinds": [], "skip_cued": True, "on_guard": "ABSTAIN"}
+PARAMS = {"on_mismatch": "ABSTAIN", "reference_kinds": [], "skip_cued": True, "on_guard": "ABSTAIN"}
 GRID = {
     "on_guard": ["ABSTAIN", "FAIL"],
-    "rel_tol": [0.0, 1e-6, 1e-3],
     "on_mismatch": ["ABSTAIN", "FAIL"],
     "reference_kinds": [[], ["integer"], ["integer", "decimal"], ["fraction", "mixed"]],
     "skip_cued": [True, False],
 }
 MEANING = {  # what each parameter means (shown on the module's card)
     "on_guard": "what a matching answer gives when the criterion forbids a PASS anyway: ABSTAIN or FAIL",
-    "rel_tol": "relative tolerance between the two numbers (0: exact value)",
     "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
                      "later modules and the judge)"),
     "reference_kinds": ("the written kinds of reference number considered (integer, decimal, fraction, "
@@ -40,20 +39,20 @@ def decide(x):
     a, r = x.number_answer, x.number_ref
     if a is None or r is None:
         return Decision.abstain("not_numbers")
-    if PARAMS["skip_cued"]:
-        cues = x.cues
-        if cues is not None and (cues.decimal_places is not None or cues.sig_figs is not None
-                                 or cues.percentage or cues.unit):
-            return Decision.abstain("cued_question")
+    cues = x.cues
+    if PARAMS["skip_cued"] and cues is not None and (cues.decimal_places is not None or cues.sig_figs is not None
+                                                     or cues.percentage or cues.unit):
+        return Decision.abstain("cued_question")
     if PARAMS["reference_kinds"] and r.kind not in PARAMS["reference_kinds"]:
         return Decision.abstain("reference_kind")
     if a.is_percent != r.is_percent:
         return Decision.abstain("percent_mismatch")
-    if numbers_close(a, r, rel_tol=PARAMS["rel_tol"]):
+    j = compare_numbers(a, r, cues, x)
+    if j.correct:
         blocked = pass_guard(x)
         if blocked:
             return Decision.failed(blocked) if PARAMS["on_guard"] == "FAIL" else Decision.abstain(blocked)
         return Decision.passed("number:equal")
-    if PARAMS["on_mismatch"] == "FAIL":
+    if PARAMS["on_mismatch"] == "FAIL" and j.reason.startswith("differ"):
         return Decision.failed("number:different")
     return Decision.abstain("number:different")

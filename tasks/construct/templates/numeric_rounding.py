@@ -1,21 +1,20 @@
 """Numbers under a rounding cue in the question (decimal places or significant figures).
 
-PASS when the response's number equals the reference once both are rounded as the
-question asks; with ``on_mismatch`` FAIL, a number that still differs after rounding fails.
+PASS when the response's number is the reference rounded as the question asks (the
+criterion's comparison, ``docs/criterion.md`` R5.3); with ``on_mismatch`` FAIL, a number
+that still differs after rounding fails.
 
 ``on_guard``: what a matching answer gives when the criterion forbids a PASS anyway (a form the
 question asks for, a restatement, meaningful case: ``toolkit.criterion.pass_guard``): ABSTAIN,
 or FAIL with the criterion's reason.
 """
 
-from verifier_runtime.toolkit.criterion import pass_guard
-from verifier_runtime.toolkit.numbers import matches_with_rounding
+from verifier_runtime.toolkit.criterion import compare_numbers, pass_guard
 from verifier_runtime.types import Decision
 
 GROUP = "numeric_unit"
 PARAMS = {"cue": "decimal_places", "on_mismatch": "ABSTAIN", "on_guard": "ABSTAIN"}
-GRID = {
-    "on_guard": ["ABSTAIN", "FAIL"],"cue": ["decimal_places", "sig_figs"], "on_mismatch": ["ABSTAIN", "FAIL"]}
+GRID = {"on_guard": ["ABSTAIN", "FAIL"], "cue": ["decimal_places", "sig_figs"], "on_mismatch": ["ABSTAIN", "FAIL"]}
 MEANING = {  # what each parameter means (shown on the module's card)
     "on_guard": "what a matching answer gives when the criterion forbids a PASS anyway: ABSTAIN or FAIL",
     "cue": "the rounding cue the question must carry: decimal_places or sig_figs",
@@ -34,12 +33,12 @@ def decide(x):
     figs = cues.sig_figs if PARAMS["cue"] == "sig_figs" else None
     if places is None and figs is None:
         return Decision.abstain("no_cue")
-    a, r = x.number_answer, x.number_ref
-    if matches_with_rounding(a, r, decimals=places, sig_figs=figs):
+    j = compare_numbers(x.number_answer, x.number_ref, cues, x)
+    if j.correct:
         blocked = pass_guard(x)
         if blocked:
             return Decision.failed(blocked) if PARAMS["on_guard"] == "FAIL" else Decision.abstain(blocked)
         return Decision.passed(f"number:rounded_{PARAMS['cue']}")
-    if PARAMS["on_mismatch"] == "FAIL":
+    if PARAMS["on_mismatch"] == "FAIL" and j.reason.startswith("differ"):
         return Decision.failed(f"number:differs_after_rounding_{PARAMS['cue']}")
     return Decision.abstain("number:differs_after_rounding")

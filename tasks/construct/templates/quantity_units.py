@@ -1,58 +1,49 @@
 """Quantities with units: converted through one unit registry, then compared.
 
-``bare_number``: how a response number without a unit is read against a reference with
-one ("abstain", or "reference_unit": read in the reference's unit, or the unit the question
-requests).
+The comparison is the criterion's (``docs/criterion.md`` R5.1-R5.3): after conversion, within
+half a unit of the reference's last written digit; a different dimension differs.
+``bare_number``: how a response number without a unit is read against a reference with one
+("abstain", or "reference_unit": in the unit the question requests, else the reference's).
 
 ``on_guard``: what a matching answer gives when the criterion forbids a PASS anyway (a form the
 question asks for, a restatement, meaningful case: ``toolkit.criterion.pass_guard``): ABSTAIN,
 or FAIL with the criterion's reason.
 """
 
-from verifier_runtime.toolkit.criterion import pass_guard
-from verifier_runtime.toolkit.units import parse_quantity, quantities_equal
+from verifier_runtime.toolkit.criterion import compare_candidate, pass_guard
 from verifier_runtime.types import Decision
 
 GROUP = "numeric_unit"
-PARAMS = {"rel_tol": 1e-6, "on_mismatch": "ABSTAIN", "bare_number": "abstain", "on_guard": "ABSTAIN"}
+PARAMS = {"on_mismatch": "ABSTAIN", "bare_number": "abstain", "on_guard": "ABSTAIN"}
 GRID = {
     "on_guard": ["ABSTAIN", "FAIL"],
-    "rel_tol": [1e-6, 1e-3, 1e-2],
     "on_mismatch": ["ABSTAIN", "FAIL"],
     "bare_number": ["abstain", "reference_unit"],
 }
 MEANING = {  # what each parameter means (shown on the module's card)
     "on_guard": "what a matching answer gives when the criterion forbids a PASS anyway: ABSTAIN or FAIL",
-    "rel_tol": "relative tolerance after unit conversion",
     "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
                      "later modules and the judge)"),
     "bare_number": ("a response number without a unit: 'abstain', or 'reference_unit' (read in the "
-                     "reference's or the requested unit)"),
+                     "requested or the reference's unit)"),
 }
 
 
 def decide(x):
     if not x.answer or not x.ref:
         return Decision.abstain("no_answer")
-    r = x.quantity_ref
-    if r is None:
+    if x.quantity_ref is None:
         return Decision.abstain("reference_without_unit")
-    a = x.quantity_answer
-    if a is None:
-        if PARAMS["bare_number"] != "reference_unit":
-            return Decision.abstain("answer_without_unit")
-        n = x.number_answer
-        cues = x.cues
-        unit = (cues.unit if cues is not None and cues.unit else None) or r.unit
-        a = parse_quantity(f"{n.text} {unit}") if n is not None else None
-        if a is None:
-            return Decision.abstain("answer_without_unit")
-    same = quantities_equal(a, r, rel_tol=PARAMS["rel_tol"])
-    if same is True:
+    if x.quantity_answer is None and (PARAMS["bare_number"] != "reference_unit" or x.number_answer is None):
+        return Decision.abstain("answer_without_unit")
+    j = compare_candidate(x.answer, x.ref, x.cues, x)
+    if j is None:
+        return Decision.abstain("quantity:undecided")
+    if j.correct:
         blocked = pass_guard(x)
         if blocked:
             return Decision.failed(blocked) if PARAMS["on_guard"] == "FAIL" else Decision.abstain(blocked)
         return Decision.passed("quantity:equal_after_conversion")
-    if same is False and PARAMS["on_mismatch"] == "FAIL":
+    if PARAMS["on_mismatch"] == "FAIL" and j.reason.startswith("differ"):
         return Decision.failed("quantity:different")
     return Decision.abstain("quantity:undecided")

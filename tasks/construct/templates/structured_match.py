@@ -1,28 +1,26 @@
-"""Sets, intervals, tuples and matrices compared element by element.
+"""Sets, intervals, tuples and matrices compared element by element (the criterion's comparison,
+``toolkit.criterion.compare_candidate``: sets as sets, tuples in order, ``(0, 1)`` read by the question).
 
 ``on_guard``: what a matching answer gives when the criterion forbids a PASS anyway (a form the
 question asks for, a restatement, meaningful case: ``toolkit.criterion.pass_guard``): ABSTAIN,
 or FAIL with the criterion's reason.
 """
 
-from verifier_runtime.toolkit.compare import compare_answers
-from verifier_runtime.toolkit.criterion import pass_guard
+from verifier_runtime.toolkit.criterion import compare_candidate, pass_guard
 from verifier_runtime.types import Decision
 
 GROUP = "verdict_matching"
-PARAMS = {"kinds": ["set", "interval", "tuple", "matrix"], "on_mismatch": "ABSTAIN", "rel_tol": 0.0, "on_guard": "ABSTAIN"}
+PARAMS = {"kinds": ["set", "interval", "tuple", "matrix"], "on_mismatch": "ABSTAIN", "on_guard": "ABSTAIN"}
 GRID = {
     "on_guard": ["ABSTAIN", "FAIL"],
     "kinds": [["set", "interval", "tuple", "matrix"], ["set"], ["interval"], ["tuple"], ["matrix"]],
     "on_mismatch": ["ABSTAIN", "FAIL"],
-    "rel_tol": [0.0, 1e-6],
 }
 MEANING = {  # what each parameter means (shown on the module's card)
     "on_guard": "what a matching answer gives when the criterion forbids a PASS anyway: ABSTAIN or FAIL",
     "kinds": "which structures are compared (set, interval, tuple, matrix)",
     "on_mismatch": ("what a confident mismatch gives: FAIL (mismatch detection) or ABSTAIN (leave it to "
                      "later modules and the judge)"),
-    "rel_tol": "relative tolerance of element-wise numeric comparison (0: exact)",
 }
 
 
@@ -33,12 +31,12 @@ def decide(x):
     a = x.parsed_answer
     if a is None:
         return Decision.abstain("not_structured")
-    c = compare_answers(a, r, rel_tol=PARAMS["rel_tol"])
-    if c.equal is True:
+    c = compare_candidate(x.answer, x.ref, x.cues, x)
+    if c is not None and c.correct:
         blocked = pass_guard(x)
         if blocked:
             return Decision.failed(blocked) if PARAMS["on_guard"] == "FAIL" else Decision.abstain(blocked)
-        return Decision.passed(f"{r.kind}:{c.detail}")
-    if c.equal is False and PARAMS["on_mismatch"] == "FAIL":
-        return Decision.failed(f"{r.kind}:{c.detail}")
+        return Decision.passed(f"{r.kind}:{c.reason}")
+    if c is not None and c.reason.startswith("differ") and PARAMS["on_mismatch"] == "FAIL":
+        return Decision.failed(f"{r.kind}:{c.reason}")
     return Decision.abstain(f"{r.kind}:undecided")
