@@ -86,8 +86,9 @@ def answer_form(reference: str) -> str:
 
 
 def base_from_item(item: QuestionItem) -> Base:
+    """A base from a question item (a copy: the variants never change the item)."""
     return Base(item.id, item.question, item.reference, item.answer, item.answer_object, item.source, item.domain,
-                item.question_key, dict(item.meta))
+                dict(item.meta) | {"question_key": item.question_key})
 
 
 def base_from_example(ex: Example) -> Base:
@@ -109,7 +110,8 @@ def base_from_example(ex: Example) -> Base:
     if m.get("options"):
         meta["options"] = list(m["options"])
     obj = "text" if ex.source.startswith("evouna") else answer_object(str(ans), ex.question)
-    return Base(ex.id, ex.question, ref, str(ans), obj, ex.source, ex.domain, ex.question_key, meta)
+    meta["question_key"] = ex.question_key
+    return Base(ex.id, ex.question, ref, str(ans), obj, ex.source, ex.domain, meta)
 
 
 def carrier_from_example(ex: Example) -> ResponseText:

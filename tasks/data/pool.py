@@ -677,7 +677,7 @@ def _bases(loaded: dict[str, LoadResult]) -> list[Base]:
             from tasks.data.answers import answer_object
 
             b = Base(f"{r.source}:{r.question_key}", r.question, r.reference, r.reference,
-                     answer_object(r.reference, r.question), r.source, r.domain, r.question_key, {})
+                     answer_object(r.reference, r.question), r.source, r.domain, {"question_key": r.question_key})
             out.setdefault((b.question_key, b.answer_object, b.reference), b)
             keys_with_base.add(r.question_key)
     return sorted(out.values(), key=lambda b: b.id)

@@ -14,34 +14,19 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from tasks.data import answers as A
+from tasks.data.schema import QuestionItem
 
 __all__ = ["VARIANT_TYPES", "Base", "Made", "VariantType", "variant_type"]
 
 
-@dataclass(slots=True)
-class Base:
-    """What variants are made from: a question, its reference and the bare answer to vary."""
-
-    id: str
-    question: str
-    reference: str
-    answer: str
-    answer_object: str
-    source: str
-    domain: str = ""
-    question_key: str = ""
-    meta: dict[str, Any] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if not self.question_key:
-            from tasks.data.schema import question_key
-
-            self.question_key = question_key(self.question)
+#: What variants are made from: a question with its reference and the bare answer to vary
+#: (``meta["question_key"]`` ties it to its question across sources).
+Base = QuestionItem
 
 
 @dataclass(slots=True)
@@ -691,7 +676,8 @@ def _short(b: Base) -> bool:
     return len(b.answer) <= 80
 
 
-def _hedge(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
+def _hedge_pair(b: Base, rng: random.Random, ctx: dict[str, Any]) -> list[str] | None:
+    """The reference and a near miss in a seeded order, for a base where one value is asked."""
     if not _single(b) or not _short(b):
         return None
     wrong = wrong_value(b, rng, ctx)
@@ -699,19 +685,22 @@ def _hedge(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
         return None
     pair = [_val(b), wrong]
     rng.shuffle(pair)
+    return pair
+
+
+def _hedge(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
+    pair = _hedge_pair(b, rng, ctx)
+    if pair is None:
+        return None
     joiner = rng.choice((" or ", " or possibly "))
     return Made(False, f"{_prose(pair[0])}{joiner}{_prose(pair[1])}", placement="prose", detail="alternatives",
                 check="second candidate differs")
 
 
 def _hedge_boxes(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
-    if not _single(b) or not _short(b):
+    pair = _hedge_pair(b, rng, ctx)
+    if pair is None:
         return None
-    wrong = wrong_value(b, rng, ctx)
-    if not wrong:
-        return None
-    pair = [_val(b), wrong]
-    rng.shuffle(pair)
     return Made(False, "", placement="boxes", boxes=pair, detail="boxes_as_alternatives",
                 check="second box differs")
 
