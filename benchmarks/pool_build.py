@@ -55,7 +55,8 @@ def main() -> None:
         print(f"  dropped by source: {rep['decontamination_dropped']}")
         print(f"  constructed variants dropped after the second audit: {rep.get('constructed_decontamination_dropped', 0)}")
         for m in dec["matches"][:8]:
-            print(f"  {m['eval_set']:16s} {m['kind']:16s} {m['score']:.3f} {m['pool_source']:14s} {m['question'][:70]!r}")
+            print(f"  {m['eval_set']:16s} {m['kind']:16s} {m['score']:.3f} {m['pool_source']:14s} "
+                  f"{len(m['eval_ids'])} eval item(s)  {m['question'][:60]!r}")
     print()
     print(composition_markdown(rep))
 

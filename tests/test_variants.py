@@ -205,3 +205,19 @@ def test_makers_are_deterministic() -> None:
         a = _made(name, seed=3)[2]
         b = _made(name, seed=3)[2]
         assert (a.answer, a.question, a.after, a.boxes) == (b.answer, b.question, b.after, b.boxes), name
+
+
+def test_number_forms_avoid_ambiguous_commas() -> None:
+    forms = dict((k, v) for v, k in A.number_forms("1004"))
+    assert forms["thousands"] == "1\\,004"  # a lone comma group also reads as a decimal comma (R4.1)
+    assert dict((k, v) for v, k in A.number_forms("2500000"))["thousands"] == "2,500,000"
+    assert dict((k, v) for v, k in A.number_forms("\\frac{7}{4}")) == {"fraction_as_decimal": "1.75",
+                                                                      "mixed_number": "1\\frac{3}{4}"}
+
+
+def test_expand_factor_only_for_polynomials_in_one_of_their_forms() -> None:
+    rng = random.Random(0)
+    for ans in ("\\frac{11x + 5}{x - 2}", "(n-2) 2^{n}+1", "3x+3"):
+        assert variant_type("form.expand_factor").make(_b("p", "Find $p$.", ans, "expression"), rng, CTX) is None
+    m = variant_type("form.expand_factor").make(_b("p", "Find $p$.", "(x+1)(x+2)", "expression"), rng, CTX)
+    assert m is not None and "factored form" in m.question and A.equivalent("(x+1)(x+2)", m.answer)

@@ -345,8 +345,11 @@ def number_forms(answer: str) -> list[tuple[str, str]]:
         out.append((frac_latex(v), "decimal_as_fraction"))
     elif n.kind == "integer":
         out.append((f"{v.numerator}.0", "integer_as_decimal"))
-        if abs(v) >= 1000:
-            out.append((f"{v.numerator:,}", "thousands"))
+        if abs(v) >= 1_000_000:
+            out.append((f"{v.numerator:,}", "thousands"))  # several digit groups: only the thousands reading
+        elif abs(v) >= 1000:
+            # a lone group after a comma also reads as a decimal comma (R4.1); a thin space does not
+            out.append((f"{v.numerator:,}".replace(",", "\\,"), "thousands"))
         if abs(v) >= 100 and v.numerator % 10 == 0:
             sci = scientific(v)
             if sci:
@@ -685,6 +688,8 @@ def changed_constant(answer: str, rng: random.Random) -> str | None:
 def case_flipped_symbol(answer: str) -> str | None:
     """One single-letter variable of a math answer in the other case (``2x+1`` -> ``2X+1``):
     not a function name (``f(x)``), not the label before an equation's ``=``."""
+    if re.search(r"[a-zA-Z]\s*\(", re.sub(r"\\[a-zA-Z]+", "", answer)):
+        return None  # function notation f(x): which letter names what is not clear
     body = re.sub(r"\\[a-zA-Z]+", lambda m: "\x00" * len(m.group(0)), answer)
     start = body.index("=") + 1 if body.count("=") == 1 else 0
     for m in re.finditer(r"(?<![a-zA-Z\x00])([a-zA-Z])(?![a-zA-Z\x00(])", body[start:]):

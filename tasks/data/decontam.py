@@ -99,7 +99,8 @@ class DecontamReport:
             "sets": {k: v.to_dict() for k, v in self.sets.items()},
         }
 
-    def to_markdown(self) -> str:
+    def to_markdown(self, items: str = "examples") -> str:
+        """The audit as a Markdown table; ``items`` names what the pool side holds."""
         head = (f"| eval set | n | exact triple | exact q+ref | exact q | fuzzy q (J>={self.fuzzy_threshold}) "
                 f"| {self.ngram}-gram share | mean {self.ngram}-gram overlap |")
         lines = [head, "|---|---:|---:|---:|---:|---:|---:|---:|"]
@@ -107,7 +108,7 @@ class DecontamReport:
             lines.append(f"| {s.name} | {s.n_eval} | {s.exact_triple} | {s.exact_question_reference} | "
                          f"{s.exact_question} | {s.fuzzy_question} | {s.ngram_share:.1%} | "
                          f"{s.ngram_mean_overlap:.1%} |")
-        lines.append(f"\nPool: {self.n_pool} examples, {len(self.decisive_pool_ids)} with a decisive match.")
+        lines.append(f"\nPool: {self.n_pool} {items}, {len(self.decisive_pool_ids)} with a decisive match.")
         return "\n".join(lines)
 
 

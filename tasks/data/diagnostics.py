@@ -181,7 +181,7 @@ class CarrierBank:
         pool = self._similar_pool(self.split_of(b.question_key), _group(b.domain))
         if pool:
             k0 = rng.randrange(len(pool))
-            for k in range(min(12, len(pool))):
+            for k in range(min(40, len(pool))):
                 c = self.carrier(pool[(k0 + k) % len(pool)])
                 if c is not None and c.question_key != b.question_key and _fits(c, made, b):
                     return c, "similar_question"
@@ -397,7 +397,7 @@ def generate_diagnostics(
                 cell = (name, obj, src)
                 g = groups[(src, obj)]
                 tries = 0
-                while got is None and cursor[cell] < len(g) and tries < 8:
+                while got is None and cursor[cell] < len(g) and tries < 32:
                     b = g[cursor[cell]]
                     cursor[cell] += 1
                     tries += 1
@@ -408,7 +408,7 @@ def generate_diagnostics(
                         got = ex
                         per_base[b.id] += 1
                 fails[cell] = 0 if got is not None else fails[cell] + tries
-                if cursor[cell] >= len(g) or fails[cell] >= 48:
+                if cursor[cell] >= len(g) or fails[cell] >= 600:
                     cs.remove((obj, src))
                     if not cs:
                         break

@@ -66,6 +66,8 @@ __all__ = ["SPLITS", "PoolConfig", "PoolResult", "SourceSpec", "build_pool", "co
 SPLITS = ("construction", "validation", "holdout")
 #: bump when the pool's construction changes in a way that changes its examples (cache key)
 POOL_VERSION = 2
+#: built pools kept in the cache folder (the newest ones)
+CACHE_KEEP = 4
 
 
 @dataclass(slots=True)
@@ -369,13 +371,15 @@ def _decontaminate(cfg: PoolConfig, loaded: dict[str, LoadResult], report: dict[
         owner[pid] = (key, src, t)
     dr = audit(proxies, eval_sets, fuzzy_threshold=cfg.fuzzy_threshold, ngram=cfg.ngram)
     bad_keys: set[str] = set()
-    matches = []
+    matches: dict[tuple[str, str, str], dict[str, Any]] = {}
     for s in dr.sets.values():
         for kind, eid, pid, score in s.matches:
             key, src, t = owner[pid]
             bad_keys.add(key)
-            matches.append({"eval_set": s.name, "eval_id": eid, "kind": kind, "score": score, "pool_source": src,
-                            "question": t[:120]})
+            m = matches.setdefault((s.name, key, src), {"eval_set": s.name, "eval_ids": [], "kind": kind,
+                                                        "score": score, "pool_source": src, "question": t[:120]})
+            if eid not in m["eval_ids"]:
+                m["eval_ids"].append(eid)
     d = dr.to_dict()
     for v in d["sets"].values():
         v.pop("examples", None)
@@ -383,9 +387,10 @@ def _decontaminate(cfg: PoolConfig, loaded: dict[str, LoadResult], report: dict[
         "policy": cfg.decontam_policy,
         "audited_questions": len(proxies),
         "contaminated_questions": len(bad_keys),
-        "matches": sorted(matches, key=lambda m: (m["eval_set"], m["pool_source"], m["question"]))[:200],
-        "matches_by_kind": dict(Counter(m["kind"] for m in matches)),
-        "markdown": dr.to_markdown(),
+        # one row per (evaluation set, pool question, source), with the evaluation ids it matched
+        "matches": sorted(matches.values(), key=lambda m: (m["eval_set"], m["pool_source"], m["question"]))[:200],
+        "matches_by_kind": dict(Counter(m[0] for s in dr.sets.values() for m in s.matches)),
+        "markdown": dr.to_markdown("question texts"),
     }
     if cfg.decontam_policy == "fail" and bad_keys:
         from tasks.data.decontam import ContaminationError
@@ -547,6 +552,10 @@ def _write_cache(path: Path, res: PoolResult) -> None:
         for e in res.examples:
             f.write(json.dumps(e.to_dict(), default=str) + "\n")
     tmp.replace(path)
+    # keep the few newest pools: each code or data change writes a new one
+    old = sorted(path.parent.glob("pool-*.jsonl.gz"), key=lambda p: p.stat().st_mtime, reverse=True)[CACHE_KEEP:]
+    for p in old:
+        p.unlink(missing_ok=True)
 
 
 def _build(cfg: PoolConfig) -> PoolResult:

@@ -482,17 +482,43 @@ def _form_interval(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | N
                  "form:interval_notation_required", "as_inequality")
 
 
-def _form_expand_factor(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
-    from verifier_runtime.toolkit.forms import is_expanded, is_factored
+def _polynomial_forms(answer: str) -> tuple[str, str] | None:
+    """(``expanded``, ``factored``) LaTeX of a polynomial answer whose two forms differ, when the
+    answer is one of them: a sum of monomials that factors, or a product of non-constant factors."""
+    import sympy
 
+    expr = A._sympy(answer)
+    if expr is None or not expr.free_symbols:
+        return None
+    try:
+        if not expr.is_polynomial():
+            return None
+        e, f = sympy.expand(expr), sympy.factor(expr)
+        factors = [a for a in sympy.Mul.make_args(f) if a.free_symbols]
+        if e == f or len(factors) < 2 and not isinstance(f, sympy.Pow):
+            return None
+        if expr == e or expr == f:
+            return sympy.latex(e), sympy.latex(f)
+    except Exception:  # noqa: BLE001 - sympy algebra on odd input: no variant
+        return None
+    return None
+
+
+def _form_expand_factor(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
+    import sympy
+
+    forms = _polynomial_forms(b.answer)
+    if forms is None:
+        return None
+    expanded, factored = forms
     c = cues(b.question)
-    rewrites = dict((k, s) for s, k in A.expression_rewrites(b.answer))
-    if is_expanded(b.answer) and "factored" in rewrites and not c.factor:
-        return _form(b, rewrites["factored"], bool(c.expand), "Give your answer in expanded form.",
-                     "form:not_expanded", "factored")
-    if is_factored(b.answer) and "expanded" in rewrites and not c.expand:
-        return _form(b, rewrites["expanded"], bool(c.factor), "Give your answer in factored form.",
-                     "form:not_factored", "expanded")
+    is_expanded = A._sympy(b.answer) == sympy.expand(A._sympy(b.answer))
+    if is_expanded and not c.factor:
+        return _form(b, factored, bool(c.expand), "Give your answer in expanded form.", "form:not_expanded",
+                     "factored")
+    if not is_expanded and not c.expand:
+        return _form(b, expanded, bool(c.factor), "Give your answer in factored form.", "form:not_factored",
+                     "expanded")
     return None
 
 
