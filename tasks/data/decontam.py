@@ -99,7 +99,8 @@ class DecontamReport:
             "sets": {k: v.to_dict() for k, v in self.sets.items()},
         }
 
-    def to_markdown(self) -> str:
+    def to_markdown(self, items: str = "examples") -> str:
+        """The audit as a Markdown table; ``items`` names what the pool side holds."""
         head = (f"| eval set | n | exact triple | exact q+ref | exact q | fuzzy q (J>={self.fuzzy_threshold}) "
                 f"| {self.ngram}-gram share | mean {self.ngram}-gram overlap |")
         lines = [head, "|---|---:|---:|---:|---:|---:|---:|---:|"]
@@ -107,13 +108,13 @@ class DecontamReport:
             lines.append(f"| {s.name} | {s.n_eval} | {s.exact_triple} | {s.exact_question_reference} | "
                          f"{s.exact_question} | {s.fuzzy_question} | {s.ngram_share:.1%} | "
                          f"{s.ngram_mean_overlap:.1%} |")
-        lines.append(f"\nPool: {self.n_pool} examples, {len(self.decisive_pool_ids)} with a decisive match.")
+        lines.append(f"\nPool: {self.n_pool} {items}, {len(self.decisive_pool_ids)} with a decisive match.")
         return "\n".join(lines)
 
 
 def _grams3(t: str) -> frozenset[str]:
     t = f" {t} "
-    return frozenset(t[i : i + 3] for i in range(len(t) - 2)) if len(t) >= 3 else frozenset([t])
+    return frozenset({t[i : i + 3] for i in range(len(t) - 2)}) if len(t) >= 3 else frozenset([t])
 
 
 def _word_ngrams(t: str, n: int) -> set[tuple[str, ...]]:
@@ -126,36 +127,46 @@ def _word_ngrams(t: str, n: int) -> set[tuple[str, ...]]:
 
 
 def _fuzzy_pairs(pool_q: list[str], eval_q: list[str], t: float) -> list[tuple[int, int, float]]:
-    """All (eval index, pool index, jaccard) with char-3-gram Jaccard >= t (prefix filtering)."""
-    pg = [_grams3(q) for q in pool_q]
+    """All (eval index, pool index, jaccard) with char-3-gram Jaccard >= t (prefix filtering).
+
+    The evaluation questions (the smaller side) are indexed by the prefixes of their gram sets
+    under one global order (rarest in the evaluation sets first); a pool question is probed
+    with its own prefix under the same order. Two sets with Jaccard >= t share a gram within
+    both prefixes, whatever the order, so no pair is missed. A pool question whose prefix holds
+    only grams no evaluation question has cannot match and is skipped by a set difference.
+    """
     eg = [_grams3(q) for q in eval_q]
     freq: Counter[str] = Counter()
-    for g in pg:
-        freq.update(g)
     for g in eg:
         freq.update(g)
-
-    def order(gs: frozenset[str]) -> list[str]:
-        return sorted(gs, key=lambda x: (freq[x], x))
+    # the global order: grams of no evaluation question first (none is indexed), then by
+    # frequency in the evaluation sets, ties by the gram; ranks make the sorting integer-only
+    rank = {x: r for r, x in enumerate(sorted(freq, key=lambda x: (freq[x], x)))}
+    vocab = frozenset(rank)
 
     def prefix_len(n: int) -> int:
         return n - math.ceil(t * n) + 1
 
-    index: dict[str, list[int]] = defaultdict(list)
-    for j, g in enumerate(pg):
-        for x in order(g)[: prefix_len(len(g))]:
-            index[x].append(j)
-    out = []
+    index: dict[int, list[int]] = defaultdict(list)
     for i, g in enumerate(eg):
-        n = len(g)
+        for r in sorted(map(rank.__getitem__, g))[: prefix_len(len(g))]:
+            index[r].append(i)
+    out = []
+    for j, q in enumerate(pool_q):
+        g = _grams3(q)
+        m = len(g)
+        known = g & vocab
+        k = prefix_len(m) - (m - len(known))  # prefix places left after the unindexed grams
+        if k <= 0:
+            continue
         cands: set[int] = set()
-        for x in order(g)[: prefix_len(n)]:
-            cands.update(index.get(x, ()))
-        for j in cands:
-            m = len(pg[j])
+        for r in sorted(map(rank.__getitem__, known))[:k]:
+            cands.update(index.get(r, ()))
+        for i in cands:
+            n = len(eg[i])
             if m < t * n or n < t * m:
                 continue
-            inter = len(g & pg[j])
+            inter = len(g & eg[i])
             jac = inter / (n + m - inter)
             if jac >= t:
                 out.append((i, j, jac))

@@ -1,12 +1,16 @@
-"""Constructed diagnostic examples: labelled boundary and format variants.
+"""Constructed diagnostic examples: labelled variants written into real response text.
 
-From a base (question, reference) taken from the construction data or the built-in seed set,
-:func:`variants` writes responses whose label is known by construction: the same value in
-another form (correct), near misses (incorrect), invalid responses (incorrect), text variants
-and closed-choice mappings. :func:`generate_diagnostics` picks a deterministic, balanced set.
+:func:`generate_diagnostics` draws a deterministic set of constructed examples, balanced over
+answer object x variant type x base source. Each variant's answer is made by its variant type
+(:mod:`tasks.data.variants`, the label is the type's rule) and written into a real response
+(:mod:`tasks.data.carriers`): a response to the same question when the pool has one (ZeroEval,
+MMLU-Pro, GSM8K, the source's own worked solution, an EVOUNA system answer), else a response
+to a similar question in the same split (same domain), else a short template.
 
-Every constructed example has ``source="constructed"`` and records in ``meta`` what it was
-made from (``made_from``: the base example id, ``base_source``) and the ``variant`` type.
+Every constructed example has ``source="constructed"``, ``meta["label_provenance"] =
+"constructed:<variant type>"``, and records in ``meta`` what it was made from (``made_from``,
+``base_source``, ``base_answer``, ``answer_object``), the ``variant`` type, the criterion
+``rule`` and ``code``, any ``cue`` added to the question, and its ``carrier``.
 
 Answer forms (:func:`answer_form`) are a cheap regex signature of a reference:
 ``integer | decimal | fraction | latex | choice | short_text | long_text``.
@@ -14,26 +18,30 @@ Answer forms (:func:`answer_form`) are a cheap regex signature of a reference:
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
-from collections import defaultdict
-from collections.abc import Iterable
-from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
-from fractions import Fraction
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
-from tasks.data.schema import Example, stable_id
+from tasks.data.carriers import Carrier, locate, truncate, write
+from tasks.data.schema import Example, QuestionItem, ResponseText, stable_id
+from tasks.data.variants import VARIANT_TYPES, Base, Made, VariantType
 
 __all__ = [
     "SEED_FILE",
     "Base",
+    "CarrierBank",
     "answer_form",
     "base_from_example",
+    "base_from_item",
+    "carrier_from_example",
     "final_answer_text",
     "generate_diagnostics",
     "load_seed_examples",
-    "variants",
+    "make_variant",
 ]
 
 SEED_FILE = Path(__file__).resolve().parent / "seed_examples.jsonl"
@@ -74,235 +82,229 @@ def answer_form(reference: str) -> str:
     return "short_text" if len(t.split()) <= 6 and len(t) <= 60 else "long_text"
 
 
-def _parse_number(t: str) -> Fraction | None:
-    t = t.strip().strip("$").replace(",", "").strip()
-    m = re.fullmatch(r"([-+]?)\\[dt]?frac\{(\d+)\}\{(\d+)\}", t)
-    if m:
-        return Fraction(int(m.group(2)), int(m.group(3))) * (-1 if m.group(1) == "-" else 1) if int(m.group(3)) else None
-    m = re.fullmatch(r"([-+]?\d+)\s*/\s*(\d+)", t)
-    if m:
-        return Fraction(int(m.group(1)), int(m.group(2))) if int(m.group(2)) else None
-    try:
-        d = Decimal(t)
-    except InvalidOperation:
-        return None
-    return Fraction(d) if d.is_finite() else None
+# --------------------------------------------------------------------------- bases and carriers
 
 
-def _fmt_decimal(v: Fraction, places: int | None = None) -> str | None:
-    """Exact decimal text of v (None when it does not terminate), or v rounded to ``places``."""
-    if places is not None:
-        return f"{Decimal(v.numerator) / Decimal(v.denominator):.{places}f}"
-    den = v.denominator
-    for p in (2, 5):
-        while den % p == 0:
-            den //= p
-    if den != 1:
-        return None
-    d = Decimal(v.numerator) / Decimal(v.denominator)
-    s = format(d.normalize(), "f")
-    return s
-
-
-def _places(t: str) -> int:
-    m = re.search(r"\.(\d+)$", t.strip().replace(",", ""))
-    return len(m.group(1)) if m else 0
-
-
-_UNIT_SWAP = {
-    "cm": "m", "m": "cm", "mm": "cm", "km": "m", "kg": "g", "g": "kg", "s": "min", "min": "s", "h": "min",
-    "l": "ml", "ml": "l", "dollars": "cents", "cents": "dollars", "meters": "centimeters",
-    "centimeters": "meters", "kilometers": "meters", "seconds": "minutes", "minutes": "seconds",
-    "hours": "minutes", "grams": "kilograms", "kilograms": "grams", "degrees": "radians",
-    "feet": "inches", "inches": "feet", "miles": "kilometers", "j": "kj", "kj": "j", "n": "kn", "w": "kw",
-}
-_NUM_UNIT = re.compile(r"^\$?([-+]?[\d,]*\.?\d+(?:/\d+)?)\s*([A-Za-z]+)?\.?$")
-_ARTICLES = re.compile(r"^(the|a|an)\s+", re.I)
-_OPTION = re.compile(r"(?:^|\n)\s*\(?([A-J])[\).:]\s+([^\n]+)")
-
-
-@dataclass(slots=True)
-class Base:
-    """What a diagnostic is made from: a question and reference, and the answer to vary."""
-
-    id: str
-    question: str
-    reference: str
-    answer: str  # the bare final answer the variants are built around
-    domain: str
-    source: str
+def base_from_item(item: QuestionItem) -> Base:
+    """A base from a question item (a copy: the variants never change the item)."""
+    return Base(item.id, item.question, item.reference, item.answer, item.answer_object, item.source, item.domain,
+                dict(item.meta) | {"question_key": item.question_key})
 
 
 def base_from_example(ex: Example) -> Base:
-    """A diagnostic base from a pool example (GSM8K's ``final_answer``, EVOUNA's first alias)."""
-    ans = ex.meta.get("final_answer") or ex.meta.get("answer") or ex.meta.get("base_answer")
+    """A base from a labelled example: GSM8K's ``final_answer`` (the reference is the bare answer),
+    EVOUNA's golden answer with its aliases, MMLU-Pro's letter with its options, a seed's answer."""
+    from tasks.data.answers import answer_object
+
+    m = ex.meta or {}
+    ans = m.get("final_answer") or m.get("answer") or m.get("base_answer")
+    ref = ex.reference
+    meta: dict[str, Any] = {}
+    if m.get("final_answer"):
+        ref = str(m["final_answer"])  # GSM8K: the bare final answer, not the worked solution
     if not ans:
-        aliases = ex.meta.get("reference_aliases")
+        aliases = m.get("reference_aliases")
         ans = aliases[0] if aliases else final_answer_text(ex.reference)
-    return Base(ex.id, ex.question, ex.reference, str(ans), ex.domain, ex.source)
+        if aliases:
+            meta["reference_aliases"] = list(aliases)
+    if m.get("options"):
+        meta["options"] = list(m["options"])
+    obj = "text" if ex.source.startswith("evouna") else answer_object(str(ans), ex.question)
+    meta["question_key"] = ex.question_key
+    return Base(ex.id, ex.question, ref, str(ans), obj, ex.source, ex.domain, meta)
 
 
-_ASKS_PERCENT = re.compile(r"what (?:percent|percentage)|how many percent|in percent|as a percent(?:age)?|"
-                           r"percentage of|what is the percent", re.I)
-_ASKS_DOLLARS = re.compile(r"how many dollars|in dollars|how much money|how much (?:does|did|will|do|would|is|are)"
-                           r"\b[^?.]{0,60}\b(?:cost|pay|paid|earn|make|spend|save|charge|worth)", re.I)
+def carrier_from_example(ex: Example) -> ResponseText:
+    """A labelled example's response as a response text (its own final answer recorded)."""
+    m = ex.meta or {}
+    known = m.get("response_final_answer") or m.get("pred") or ""
+    if ex.source.startswith("evouna") or ex.source == "seed":
+        known = ""  # the answer is the short response itself (or unmarked)
+    kind = "seed_response" if ex.source == "seed" else "labelled_response"
+    return ResponseText(id=ex.id, question=ex.question, reference=ex.reference, text=ex.response, source=ex.source,
+                        model=str(m.get("model") or m.get("system") or ""), answer=str(known), domain=ex.domain,
+                        meta={"kind": kind, "question_key": ex.question_key})
 
 
-def _unit_from_question(q: str) -> str | None:
-    """The counted noun of the question's last "how many X" (None for "how many more", ...)."""
-    found = re.findall(r"\bhow many ([a-z]+)", q, re.I)
-    if found and found[-1].lower() not in ("more", "times", "of", "different", "ways", "total", "are", "were",
-                                           "is", "fewer", "less", "dollars", "percent"):
-        return found[-1].lower()
-    return None
+_DOMAIN_GROUPS = {"math": "math", "open_qa": "open_qa", "general": "open_qa", "units": "math", "choice": "science"}
 
 
-def _numeric_variants(b: Base) -> list[tuple[str, str, bool]]:
-    """(variant, response, label) for a numeric answer."""
-    m = _NUM_UNIT.match(b.answer.strip())
-    if not m:
-        return []
-    num_txt, unit = m.group(1), m.group(2)
-    v = _parse_number(num_txt)
-    if v is None:
-        return []
-    out: list[tuple[str, str, bool]] = []
-    plain = _fmt_decimal(v) or num_txt
-    unit_sfx = f" {unit}" if unit else ""
-    out.append(("numeric.answer_is", f"The answer is {plain}{unit_sfx}.", True))
-    out.append(("numeric.boxed", f"Working through the problem step by step gives \\boxed{{{plain}}}.", True))
-    qa_like = b.domain == "open_qa"  # years and counts in trivia: no thousands/scientific forms
-    if v.denominator == 1 and abs(v) >= 1000 and not qa_like:
-        out.append(("numeric.thousands_sep", f"So the result is {int(v):,}{unit_sfx}.", True))
-    if v.denominator == 1 and v != 0 and not qa_like:
-        n = abs(v.numerator)
-        k = len(str(n)) - 1
-        mant = (Decimal(v.numerator) / (Decimal(10) ** k)).normalize()
-        out.append(("numeric.scientific", f"The value is {format(mant, 'f')} \\times 10^{{{k}}}.", True))
-        out.append(("numeric.trailing_zero", f"Final answer: {int(v)}.0", True))
-    if v.denominator != 1:
-        dec = _fmt_decimal(v)
-        if re.search(r"\bfraction|lowest terms|\bdecimal", b.question, re.I):
-            pass  # the question fixes the form; a value-equal other form is not a clean variant
-        elif "/" in num_txt or "frac" in num_txt:
-            if dec is not None:
-                out.append(("numeric.fraction_as_decimal", f"The answer is {dec}.", True))
+def _group(domain: str) -> str:
+    return _DOMAIN_GROUPS.get(domain, "science")
+
+
+class CarrierBank:
+    """Response texts by question, located lazily; similar-question carriers by split and domain."""
+
+    def __init__(self, responses: Iterable[ResponseText], split_of: Callable[[str], str] | None = None,
+                 seed: int = 0) -> None:
+        self.split_of = split_of or (lambda _key: "")
+        self.by_key: dict[str, list[ResponseText]] = defaultdict(list)
+        for r in sorted(responses, key=lambda r: r.id):
+            self.by_key[r.question_key].append(r)
+        self._located: dict[str, Carrier | None] = {}
+        self._similar: dict[tuple[str, str], list[ResponseText]] = {}
+        self.seed = seed
+        self.stats: Counter[str] = Counter()
+
+    def __len__(self) -> int:
+        return sum(len(v) for v in self.by_key.values())
+
+    def carrier(self, r: ResponseText) -> Carrier | None:
+        if r.id not in self._located:
+            c = locate(r)
+            self._located[r.id] = c
+            self.stats["located" if c else "not located"] += 1
+        return self._located[r.id]
+
+    def _similar_pool(self, split: str, group: str) -> list[ResponseText]:
+        key = (split, group)
+        if key not in self._similar:
+            pool = [r for k, rs in self.by_key.items() if self.split_of(k) == split for r in rs
+                    if _group(r.domain) == group]
+            random.Random(f"{self.seed}:{split}:{group}").shuffle(pool)
+            self._similar[key] = pool
+        return self._similar[key]
+
+    def pick(self, b: Base, made: Made, rng: random.Random) -> tuple[Carrier | None, str]:
+        """A carrier fit for ``made`` and how it relates to the base: ``same_question`` or
+        ``similar_question`` (``None, "template"`` when there is none)."""
+        same = self.by_key.get(b.question_key, [])
+        start = rng.randrange(len(same)) if same else 0
+        ordered = same[start:] + same[:start]
+        fits = [c for c in (self.carrier(r) for r in ordered) if c is not None and _fits(c, made, b)]
+        if fits:
+            if made.label:
+                good = [c for c in fits if _original_correct(c, b)]
+                fits = good or fits
+            return fits[0], "same_question"
+        pool = self._similar_pool(self.split_of(b.question_key), _group(b.domain))
+        if pool:
+            k0 = rng.randrange(len(pool))
+            for k in range(min(40, len(pool))):
+                c = self.carrier(pool[(k0 + k) % len(pool)])
+                if c is not None and c.question_key != b.question_key and _fits(c, made, b):
+                    return c, "similar_question"
+        return None, "template"
+
+
+def _fits(c: Carrier, made: Made, b: Base) -> bool:
+    if made.placement == "boxes" and c.box is None:
+        return False
+    if made.placement == "prose" and c.box is not None:
+        return False
+    if made.after and len(c.tail.strip()) > 240:
+        return False
+    if b.answer_object == "choice":
+        return c.choice_like
+    if c.choice_like and c.question_key != b.question_key:
+        return False  # "The answer is (B)" of another question: options that are not there
+    return not (made.placement == "truncate" and c.start < 200)
+
+
+_CORRECT_CACHE: dict[tuple[str, str], bool] = {}
+
+
+def _original_correct(c: Carrier, b: Base) -> bool:
+    """Whether the carrier's own answer matched the reference (used only to choose a natural
+    carrier for a correct variant, never for a label)."""
+    key = (c.id, b.reference)
+    if key not in _CORRECT_CACHE:
+        from tasks.data.answers import equivalent
+
+        if b.answer_object == "choice":
+            _CORRECT_CACHE[key] = c.answer.strip().strip("().").upper() == b.answer.strip().strip("().").upper()
         else:
-            out.append(("numeric.decimal_as_fraction", f"The answer is \\frac{{{v.numerator}}}{{{v.denominator}}}.", True))
-    if _ASKS_PERCENT.search(b.question) and "%" not in b.answer:
-        out.append(("numeric.percent", f"The answer is {plain}%.", True))
-    if unit:
-        swap = _UNIT_SWAP.get(unit.lower())
-        if swap:
-            out.append(("numeric.wrong_unit", f"The answer is {plain} {swap}.", False))
+            _CORRECT_CACHE[key] = equivalent(b.reference, c.answer)
+    return _CORRECT_CACHE[key]
+
+
+_TEMPLATES = ("The answer is {a}.", "Therefore, the final answer is {a}.", "Answer: {a}")
+
+
+def _template(b: Base, made: Made, rng: random.Random) -> str | None:
+    def prose(x: str) -> str:
+        return f"${x}$" if re.search(r"[\\^_{}]", x) else x
+
+    if made.placement == "boxes" and made.boxes:
+        return "We work it out and get " + " or ".join(f"$\\boxed{{{x}}}$" for x in made.boxes) + "."
+    if made.placement == "truncate":
+        words = b.question.split()
+        head = " ".join(words[: max(4, len(words) // 3)])
+        return f"Let us work through this carefully. First, we restate the problem: {head[:160]} and so we comp"
+    text = rng.choice(_TEMPLATES).format(a=prose(made.answer))
+    if made.after:
+        return f"{text}{'' if text.endswith('.') else '.'} {made.after}"
+    return text
+
+
+def make_variant(b: Base, vt: VariantType, rng: random.Random, ctx: dict[str, Any],
+                 bank: CarrierBank | None) -> Example | None:
+    """One constructed example of type ``vt`` from ``b``, written into a carrier (or ``None``)."""
+    made = vt.make(b, rng, ctx)
+    if made is None:
+        return None
+    if made.label != vt.label:
+        raise AssertionError(f"{vt.name}: maker gave label {made.label}, the type's rule says {vt.label}")
+    carrier, relation = (None, "none") if made.placement == "whole" else (
+        bank.pick(b, made, rng) if bank is not None else (None, "template"))
+    if made.placement == "whole":
+        response = made.response or ""
+    elif carrier is not None:
+        if made.placement == "truncate":
+            response = truncate(carrier, rng.uniform(0.35, 0.85))
+            if response is None:
+                carrier, relation = None, "template"
+                response = _template(b, made, rng)
+        elif made.placement == "boxes":
+            response = write(carrier, "", boxes=made.boxes)
+        else:
+            response = write(carrier, made.answer, after=made.after)
+        if response is None:
+            carrier, relation = None, "template"
+            response = _template(b, made, rng)
     else:
-        qunit = _unit_from_question(b.question)
-        if _ASKS_DOLLARS.search(b.question) and v >= 0:
-            out.append(("numeric.trailing_unit", f"The answer is ${plain}.", True))
-        elif qunit:
-            out.append(("numeric.trailing_unit", f"The answer is {plain} {qunit}.", True))
-    # Near misses.
-    if v.denominator == 1:
-        out.append(("numeric.off_by_one", f"The answer is {int(v) + 1}{unit_sfx}.", False))
-        if abs(v) >= 10 and v.numerator % 10:
-            out.append(("numeric.wrong_rounding", f"The answer is about {int(round(v, -1))}{unit_sfx}.", False))
-    else:
-        places = _places(num_txt)
-        if places >= 2:
-            wrong = _fmt_decimal(v, places - 1)
-            if wrong is not None and _parse_number(wrong) != v:
-                out.append(("numeric.wrong_rounding", f"The answer is {wrong}{unit_sfx}.", False))
-    if v != 0:
-        out.append(("numeric.wrong_sign", f"The answer is {_fmt_decimal(-v) or f'-{num_txt}'}{unit_sfx}.", False))
-    other = v + 1 if v.denominator == 1 else v * 2
-    out.append(("numeric.box_text_mismatch",
-                f"The answer is {plain}.\n\nFinal answer: \\boxed{{{_fmt_decimal(other) or other}}}", False))
-    return out
+        response = _template(b, made, rng)
+    if response is None:
+        return None
+    question = made.question or b.question
+    meta: dict[str, Any] = {
+        "label_provenance": f"constructed:{vt.name}",
+        "variant": vt.name,
+        "variant_family": vt.family,
+        "variant_detail": made.detail,
+        "rule": vt.rule,
+        "code": vt.code,
+        "made_from": b.id,
+        "base_source": b.source,
+        "base_answer": b.answer,
+        "answer_object": b.answer_object,
+        "question_key": b.question_key,
+        "written_answer": made.answer if made.boxes is None else " | ".join(made.boxes),
+        "check": made.check,
+        "carrier": _carrier_meta(carrier, relation),
+    }
+    if made.after:
+        meta["after_answer"] = made.after
+    if made.cue:
+        meta["cue"] = made.cue
+    return Example(
+        id=stable_id("constructed", vt.name, question, response, b.reference),
+        question=question, reference=b.reference, response=response, label=made.label,
+        source="constructed", domain=b.domain, meta=meta,
+    )
 
 
-def _options(question: str) -> dict[str, str]:
-    return {k: v.strip() for k, v in _OPTION.findall(question)}
+def _carrier_meta(c: Carrier | None, relation: str) -> dict[str, Any]:
+    if c is None:
+        return {"relation": relation, "kind": "template" if relation != "none" else "none"}
+    return {"relation": relation, "kind": c.kind, "source": c.source, "model": c.model, "id": c.id,
+            "method": c.method, **c.meta}
 
 
-def _choice_variants(b: Base) -> list[tuple[str, str, bool]]:
-    letter = b.answer.strip().strip("().").upper()
-    opts = _options(b.question)
-    if len(letter) != 1 or letter not in opts or len(opts) < 2:
-        return []
-    wrong = sorted(k for k in opts if k != letter)[0]
-    return [
-        ("choice.letter_paren", f"The correct option is ({letter}).", True),
-        ("choice.letter_and_text", f"{letter}) {opts[letter]}", True),
-        ("choice.option_text", f"The answer is {opts[letter]}.", True),
-        ("choice.wrong_letter", f"The answer is ({wrong}).", False),
-        ("choice.wrong_option_text", f"The answer is {opts[wrong]}.", False),
-    ]
-
-
-def _text_variants(b: Base, other: str | None) -> list[tuple[str, str, bool]]:
-    a = b.answer.strip()
-    if not a or len(a) > 80:
-        return []
-    out = [
-        ("text.lowercase", a.lower(), True),
-        ("text.uppercase", a.upper(), True),
-        ("text.punctuation", f'"{a}."', True),
-        ("text.answer_is", f"The answer is {a}.", True),
-    ]
-    if _ARTICLES.match(a):
-        out.append(("text.article_dropped", _ARTICLES.sub("", a), True))
-    else:
-        out.append(("text.article_added", f"the {a}", True))
-    if other:
-        out.append(("text.different_entity", f"The answer is {other}.", False))
-    return out
-
-
-def _invalid_variants(b: Base) -> list[tuple[str, str, bool]]:
-    a = b.answer.strip()
-    q = b.question.strip()
-    half = " ".join(q.split()[: max(3, len(q.split()) // 3)])
-    out = [
-        ("invalid.empty", "", False),
-        ("invalid.truncated", f"Let us work through this carefully. First, {half[:120]} ... so the answer is",
-         False),
-        ("invalid.echo_question", q[:1500], False),
-        ("invalid.refusal", "I cannot answer this question.", False),
-    ]
-    v = _parse_number(a)
-    if v is not None:
-        out.append(("invalid.conflicting_boxes",
-                    f"It could be \\boxed{{{a}}} or \\boxed{{{_fmt_decimal(v + 1) or v + 1}}}.", False))
-    else:
-        out.append(("invalid.conflicting_boxes", f"Either \\boxed{{{a}}} or \\boxed{{unknown}}.", False))
-    return out
-
-
-def _norm(t: str) -> str:
-    return re.sub(r"[^a-z0-9]+", " ", t.lower()).strip()
-
-
-def variants(b: Base, other_answer: str | None = None) -> list[Example]:
-    """All labelled variants of one base; ``other_answer`` feeds the different-entity case."""
-    form = answer_form(b.answer)
-    if form == "choice":
-        rows = _choice_variants(b)
-    elif form in ("integer", "decimal", "fraction") or _NUM_UNIT.match(b.answer.strip()):
-        rows = _numeric_variants(b)
-    elif form == "short_text":
-        rows = _text_variants(b, other_answer)
-    else:
-        rows = []
-    rows += _invalid_variants(b)
-    out = []
-    for variant, resp, label in rows:
-        meta = {"made_from": b.id, "base_source": b.source, "variant": variant, "base_answer": b.answer}
-        out.append(Example(
-            id=stable_id("constructed", b.question, resp, b.reference),
-            question=b.question, reference=b.reference, response=resp, label=label,
-            source="constructed", domain=b.domain, meta=meta,
-        ))
-    return out
+def _rng(seed: int, *parts: str) -> random.Random:
+    h = hashlib.sha256("\x1f".join((str(seed), *parts)).encode()).digest()
+    return random.Random(int.from_bytes(h[:8], "big"))
 
 
 def load_seed_examples(path: str | Path = SEED_FILE) -> list[Example]:
@@ -316,72 +318,108 @@ def load_seed_examples(path: str | Path = SEED_FILE) -> list[Example]:
                 id=stable_id("seed", r["question"], r["response"], r["reference"]),
                 question=r["question"], reference=r["reference"], response=r["response"], label=bool(r["label"]),
                 source="seed", domain=r.get("domain", "general"),
-                meta={"answer": r.get("answer", final_answer_text(r["reference"])), "origin": f"seed:{lineno}"},
+                meta={"answer": r.get("answer", final_answer_text(r["reference"])), "origin": f"seed:{lineno}",
+                      "label_provenance": "human"},
             ))
         except KeyError as exc:
             raise ValueError(f"{path}: record {lineno} lacks field {exc}") from exc
     return out
 
 
-def generate_diagnostics(bases: Iterable[Base | Example], count: int, seed: int = 0) -> list[Example]:
-    """A deterministic, variant-balanced set of about ``count`` constructed examples.
+def generate_diagnostics(
+    bases: Iterable[Base | Example | QuestionItem],
+    count: int,
+    seed: int = 0,
+    *,
+    carriers: CarrierBank | Iterable[ResponseText] | None = None,
+    split_of: Callable[[str], str] | None = None,
+    types: Iterable[VariantType] = VARIANT_TYPES,
+    max_per_base: int = 6,
+) -> list[Example]:
+    """About ``count`` constructed examples, balanced over (answer object, variant type, base source).
 
-    Bases are examples (turned into :class:`Base`) or bases. Candidates are grouped by variant
-    type and drawn round-robin so every type is represented; within a type the order is a
-    seeded shuffle. Duplicate responses to the same question are made once.
+    Cells are visited round-robin in a seeded order; each visit takes the next base of the
+    cell's (source, answer object) group (a seeded shuffle) that the type applies to. A cell
+    closes when its bases run out. The same inputs and seed give the same examples.
+    ``carriers`` are the response texts variants are written into (a :class:`CarrierBank` or
+    response texts); ``split_of`` maps a question key to its split, so a variant is written
+    only into a response to a question of the same split.
     """
-    rng = random.Random(seed)
-    blist = [x if isinstance(x, Base) else base_from_example(x) for x in bases]
-    # One base per question (the first seen), in a deterministic order.
-    by_q: dict[str, Base] = {}
+    blist: list[Base] = []
+    for x in bases:
+        blist.append(x if isinstance(x, Base) else base_from_item(x) if isinstance(x, QuestionItem)
+                     else base_from_example(x))
+    by_key: dict[str, Base] = {}
     for b in sorted(blist, key=lambda b: b.id):
-        by_q.setdefault(_norm(b.question), b)
-    uniq = list(by_q.values())
-    rng.shuffle(uniq)
-    texts = [b.answer.strip() for b in uniq if answer_form(b.answer) == "short_text" and b.answer.strip()]
-    groups: dict[str, list[Example]] = defaultdict(list)
-    # Limit the work: every seed base (they carry the rare forms: choices, units, fractions)
-    # plus enough other bases for the count, drawn evenly across answer forms.
-    budget = max(60, count // 2)
-    seeds = [b for b in uniq if b.source == "seed"]
-    by_form: dict[str, list[Base]] = defaultdict(list)
+        by_key.setdefault(b.question_key + "\x1f" + b.answer_object + "\x1f" + b.reference, b)
+    uniq = sorted(by_key.values(), key=lambda b: b.id)
+    split_of = split_of or (lambda _k: "")
+    bank = carriers if isinstance(carriers, CarrierBank) or carriers is None else CarrierBank(carriers, split_of, seed)
+    ctx_by_split: dict[str, dict[str, Any]] = defaultdict(lambda: {"other_answers": defaultdict(list)})
     for b in uniq:
-        if b.source != "seed":
-            by_form[answer_form(b.answer)].append(b)
-    others: list[Base] = []
-    forms = sorted(by_form)
-    while len(others) < budget and any(by_form[f] for f in forms):
-        for f in forms:
-            if by_form[f] and len(others) < budget:
-                others.append(by_form[f].pop(0))
-    for i, b in enumerate(seeds + others):
-        other = None
-        if texts:
-            for k in range(len(texts)):
-                cand = texts[(i * 7 + k + 1) % len(texts)]
-                na, nc = _norm(b.answer), _norm(cand)
-                if na and nc and na not in nc and nc not in na:
-                    other = cand
-                    break
-        for ex in variants(b, other):
-            groups[ex.meta["variant"]].append(ex)
-    order = sorted(groups)
-    for k in order:
-        rng.shuffle(groups[k])
+        if b.answer_object == "text" and len(b.answer) <= 60:
+            ctx_by_split[split_of(b.question_key)]["other_answers"][(b.source, "text")].append(b.answer)
+    groups: dict[tuple[str, str], list[Base]] = defaultdict(list)
+    for b in uniq:
+        groups[(b.source, b.answer_object)].append(b)
+    for k, g in groups.items():
+        _rng(seed, "group", *k).shuffle(g)
+    tlist = list(types)
+    # Each variant type gets an equal turn; within a type, its (answer object, source) cells
+    # take turns; within a cell, bases come in the cell's seeded order.
+    cells_of: dict[str, list[tuple[str, str]]] = {}
+    for vt in tlist:
+        cs = sorted((obj, src) for (src, obj) in groups if obj in vt.objects)
+        random.Random(f"{seed}:{vt.name}").shuffle(cs)
+        if cs:
+            cells_of[vt.name] = cs
+    vt_by_name = {vt.name: vt for vt in tlist}
+    cursor: dict[tuple[str, str, str], int] = defaultdict(int)
+    fails: dict[tuple[str, str, str], int] = defaultdict(int)
+    turn = dict.fromkeys(cells_of, 0)
+    per_base: Counter[str] = Counter()
     picked: list[Example] = []
     seen: set[str] = set()
-    idx = dict.fromkeys(order, 0)
-    while len(picked) < count and any(idx[k] < len(groups[k]) for k in order):
-        for k in order:
+    open_types = sorted(cells_of)
+    random.Random(seed).shuffle(open_types)
+    while len(picked) < count and open_types:
+        still = []
+        for name in open_types:
             if len(picked) >= count:
-                break
-            while idx[k] < len(groups[k]):
-                ex = groups[k][idx[k]]
-                idx[k] += 1
-                if ex.id not in seen:
-                    seen.add(ex.id)
-                    picked.append(ex)
+                still.append(name)
+                continue
+            vt = vt_by_name[name]
+            got = None
+            cs = cells_of[name]
+            for _ in range(len(cs)):  # this type's next open cell that yields a variant
+                obj, src = cs[turn[name] % len(cs)]
+                turn[name] += 1
+                cell = (name, obj, src)
+                g = groups[(src, obj)]
+                tries = 0
+                while got is None and cursor[cell] < len(g) and tries < 32:
+                    b = g[cursor[cell]]
+                    cursor[cell] += 1
+                    tries += 1
+                    if per_base[b.id] >= max_per_base:
+                        continue
+                    ex = make_variant(b, vt, _rng(seed, b.id, name), ctx_by_split[split_of(b.question_key)], bank)
+                    if ex is not None and ex.id not in seen:
+                        got = ex
+                        per_base[b.id] += 1
+                fails[cell] = 0 if got is not None else fails[cell] + tries
+                if cursor[cell] >= len(g) or fails[cell] >= 600:
+                    cs.remove((obj, src))
+                    if not cs:
+                        break
+                if got is not None:
                     break
+            if got is not None:
+                seen.add(got.id)
+                picked.append(got)
+            if cs:
+                still.append(name)
+        open_types = still
     for ex in picked:
         ex.split = ""
     return picked
