@@ -145,7 +145,10 @@ def _subscript_i(tokens: list[tuple[str, str]]) -> bool:
 
 def parse_expression(s: object, *, imaginary_unit: bool = True) -> Any:
     """LaTeX or plain math ``s`` as a sympy expression, or ``None`` (unparseable or over a limit)."""
-    parsed = parse_ast(s, imaginary_unit=imaginary_unit)
+    return _convert(parse_ast(s, imaginary_unit=imaginary_unit))
+
+
+def _convert(parsed: tuple[Node, float | None, int] | None) -> Any:
     if parsed is None:
         return None
     try:
@@ -175,9 +178,15 @@ def parse_equation(s: object, *, imaginary_unit: bool = True) -> tuple[Any, Any]
     if not text or text.count("=") != 1 or any(op in text for op in ("<", ">", "\\le", "\\ge", "\\ne")):
         return None
     left, right = text.split("=")
-    lhs = parse_expression(left, imaginary_unit=imaginary_unit)
-    rhs = parse_expression(right, imaginary_unit=imaginary_unit)
-    if lhs is None or rhs is None:
+    # both sides tokenized and parsed before either is built in sympy (the costly step): prose
+    # after the "=" fails in the parser, and the left side is then never evaluated
+    left_ast = parse_ast(left, imaginary_unit=imaginary_unit)
+    right_ast = parse_ast(right, imaginary_unit=imaginary_unit) if left_ast is not None else None
+    if right_ast is None:
+        return None
+    lhs = _convert(left_ast)
+    rhs = _convert(right_ast) if lhs is not None else None
+    if rhs is None:
         return None
     return lhs, rhs
 
