@@ -110,7 +110,7 @@ def _shipped_and_next() -> tuple[str, str]:
 
 def test_retire_build_and_the_module_no_longer_decides(bank_copy: RuleBank) -> None:
     shipped, nxt = _shipped_and_next()
-    target = "m001_alias_match"
+    target = "m010_alias_match"
     m = bank_copy.module(target)
     bank_copy.save(m.with_card(lifecycle.retire(m.card, "tested retirement")))
     res = build(bank_copy)
@@ -123,7 +123,7 @@ def test_retire_build_and_the_module_no_longer_decides(bank_copy: RuleBank) -> N
     d = diff(load_artifact(bank_copy.releases_dir / shipped), art)
     assert d["modules"]["removed"] == [target] and d["verdict_changes"]
     assert all(c[shipped]["decided_by"] == target for c in d["verdict_changes"])
-    assert "retired `m001_alias_match`" in art.files["CHANGELOG.md"]
+    assert "retired `m010_alias_match`" in art.files["CHANGELOG.md"]
     assert nxt in (bank_copy.root / "CHANGELOG.md").read_text()
     # restored, it is back in the next build
     m = bank_copy.module(target)
@@ -135,11 +135,11 @@ def test_editing_a_parameter_breaks_a_case_and_rules_test_catches_it(bank_copy: 
     runner = CliRunner()
     ok = runner.invoke(app, ["rules", "test", "--rulebank", str(bank_copy.root)])
     assert ok.exit_code == 0, ok.output
-    card_path = bank_copy.modules_dir / "m004_final_number" / "card.yaml"
+    card_path = bank_copy.modules_dir / "m011_final_number" / "card.yaml"
     card = yaml.safe_load(card_path.read_text())
     card["parameters"]["max_answer_words"]["value"] = 1  # too narrow for its own support cases
     card_path.write_text(yaml.safe_dump(card, sort_keys=False))
-    bad = runner.invoke(app, ["rules", "test", "m004_final_number", "--rulebank", str(bank_copy.root)])
+    bad = runner.invoke(app, ["rules", "test", "m011_final_number", "--rulebank", str(bank_copy.root)])
     assert bad.exit_code == 1 and "expected PASS, got ABSTAIN" in bad.output
     built = runner.invoke(app, ["rules", "build", "--rulebank", str(bank_copy.root)])
     assert built.exit_code == 2 and "cases fail" in built.output
@@ -179,8 +179,8 @@ def test_activate_command_and_only_active_modules_ship(bank_copy: RuleBank) -> N
 
 
 def test_malformed_source_is_a_clear_error(bank_copy: RuleBank) -> None:
-    folder = bank_copy.modules_dir / "m004_final_number"
-    (folder / "card.yaml").write_text("id: m004_final_number\nstatus: shipping\n")
+    folder = bank_copy.modules_dir / "m011_final_number"
+    (folder / "card.yaml").write_text("id: m011_final_number\nstatus: shipping\n")
     with pytest.raises(RuleBankError, match="status must be one of"):
         read_module(folder)
     (folder / "card.yaml").write_text("{{{not yaml")
@@ -191,7 +191,7 @@ def test_malformed_source_is_a_clear_error(bank_copy: RuleBank) -> None:
 
 
 def test_module_code_may_not_set_its_own_params(bank_copy: RuleBank) -> None:
-    m = bank_copy.module("m004_final_number")
+    m = bank_copy.module("m011_final_number")
     bad = m.__class__(m.id, m.card, m.code + "\nPARAMS = {}\n", m.cases)
     assert "must not set PARAMS" in str(check_modules([bad])[m.id])
 
@@ -199,8 +199,8 @@ def test_module_code_may_not_set_its_own_params(bank_copy: RuleBank) -> None:
 def test_commands_on_the_shipped_rule_bank() -> None:
     runner = CliRunner()
     listed = runner.invoke(app, ["rules", "list"])
-    assert listed.exit_code == 0 and "m004_final_number" in listed.output
-    shown = runner.invoke(app, ["rules", "show", "m004_final_number"])
+    assert listed.exit_code == 0 and "m011_final_number" in listed.output
+    shown = runner.invoke(app, ["rules", "show", "m011_final_number"])
     assert shown.exit_code == 0 and "def decide" in shown.output and "max_answer_words" in shown.output
     missing = runner.invoke(app, ["rules", "show", "m999_nothing"])
     assert missing.exit_code == 2 and "no module" in missing.output
@@ -209,9 +209,9 @@ def test_commands_on_the_shipped_rule_bank() -> None:
     ex = runner.invoke(app, ["rules", "explain", "--json", "Who wrote it?", "Jane Austen/J. Austen",
                              "It was J. Austen."])
     out = json.loads(ex.output)
-    assert out["decided_by"] == "m001_alias_match" and out["correct"] is True
+    assert out["decided_by"] == "m010_alias_match" and out["correct"] is True
     assert len(out["modules"]) == len(BANK.modules("active")) and out["judge"]["name"] == "offline"
-    assert [m["id"] for m in out["modules"] if m["decides"]] == ["m001_alias_match"]
+    assert [m["id"] for m in out["modules"] if m["decides"]] == ["m010_alias_match"]
     d = runner.invoke(app, ["rules", "diff", "r0003", "r0004"])
     assert d.exit_code == 0 and f"fixed set ({len(fixed_set())} triples, offline judge): 0" in d.output, d.output
     snap = runner.invoke(app, ["rules", "snapshot"])

@@ -95,11 +95,9 @@ def test_an_edited_toolkit_file_is_detected_at_load(tmp_path: Path) -> None:
 
 def test_a_behaviour_change_in_the_toolkit_shows_in_probes_and_snapshot(tmp_path: Path) -> None:
     def break_numbers(tk: Path) -> None:
-        target = next((p for p in sorted(tk.rglob("*.py")) if "def numbers_close(" in p.read_text()), None)
-        if target is None:
-            pytest.skip("no numbers_close in the toolkit")
-        target.write_text(target.read_text() + "\n\ndef numbers_close(a, b, rel_tol=0.0, abs_tol=0.0):\n"
-                          "    return False\n")
+        target = tk / "numbers.py"  # every number now reads as unparseable
+        assert "def parse_number(" in target.read_text()
+        target.write_text(target.read_text() + "\n\ndef parse_number(s, **kwargs):\n    return None\n")
 
     out = _run_with_toolkit(tmp_path, break_numbers)
     assert "probe verdicts CHANGED" in out["warnings"][0]

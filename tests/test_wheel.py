@@ -65,4 +65,4 @@ def test_a_wheel_install_loads_the_shipped_release(tmp_path: Path) -> None:
     out = json.loads(run.stdout.strip().splitlines()[-1])
     assert out["package"].startswith(str(venv)), out  # the installed copy, not the checkout
     assert out["release"] == shipped and out["modules"] > 0
-    assert out["decided_by"] == "m001_alias_match" and out["correct"] is True and out["warning"] == ""
+    assert out["decided_by"] == "m010_alias_match" and out["correct"] is True and out["warning"] == ""
