@@ -534,7 +534,7 @@ _CONCLUSION_RE = re.compile(
     re.IGNORECASE,
 )
 _SINCE_RE = re.compile(r"^\s*(?:since|because|as|given\s+that)\b", re.IGNORECASE)
-_CONNECTIVE_RE = re.compile(r"^[\s,;]*(?:or|and|,|;)?[\s,;]*$", re.IGNORECASE)
+_CONNECTIVE_RE = re.compile(r"^[\s,;]*+(?:(?:or|and)[\s,;]*+)?$", re.IGNORECASE)
 _LAST_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z$\\])")
 
 

@@ -581,7 +581,7 @@ def _no_form(cues: Cues | None) -> Cues | None:
 # ----------------------------------------------------------------------------- choices
 # "B", "(B)", "B.", and a lower-case letter in brackets: "(b)" (inline options: "(a) ... (b) ...")
 _LETTER_RE = re.compile(r"^\s*+(?:[(\[]\s*+[A-Ja-j]\s*+[)\]]|[A-J]\s*+\.?)\s*$")
-_TEXT_WRAP_RE = re.compile(r"^\s*\$?\s*\\(?:text|mathrm|textbf)\s*\{([^{}]*)\}\s*\$?\s*$")
+_TEXT_WRAP_RE = re.compile(r"^\s*+\$?\s*+\\(?:text|mathrm|textbf)\s*+\{([^{}]*)\}\s*+\$?\s*$")
 
 
 def _is_letter(s: str) -> bool:
@@ -1157,7 +1157,7 @@ def _magnitudes(a: float, r: float, nr: Number | None, q_from: Quantity | None, 
 # ----------------------------------------------------------------------------- text
 # Peers are joined by "and", "or", "&" (a comma alone is more often an apposition: "Paris, France")
 _PEER_SPLIT_RE = re.compile(r"(?<!\s)\s*+(?:,\s*+and\s+|,\s*+or\s+|(?<=\s)and\s+|(?<=\s)or\s+|&)\s*", re.IGNORECASE)
-_LIST_COMMA_SPLIT_RE = re.compile(r"\s*+[,;]\s++")
+_LIST_COMMA_SPLIT_RE = re.compile(r"(?<!\s)\s*+[,;]\s++")
 _MAX_SHORT_ANSWER_WORDS = 400
 
 
@@ -1259,7 +1259,7 @@ _REPORTED_RE = re.compile(
     r"claimed|suggest|suggests)\b",
     re.IGNORECASE,
 )
-_CONTRAST_RE = re.compile(r"\b(?:but|however|whereas|although|though)\b[^.]*\b(?:in\s+fact|actually|really|was|is)\b",
+_CONTRAST_RE = re.compile(r"\b(?:but|however|whereas|although|though)\b[^.]{0,300}?\b(?:in\s+fact|actually|really|was|is)\b",
                           re.IGNORECASE)
 
 
