@@ -1310,12 +1310,14 @@ def _has_peer(answer: str, alias: str, question: str) -> bool:
     if (len(joined) < 2 and len(parts) < 3) or len(answer.split()) > 12:
         return False
     na = normalize_text(alias)
-    if not any(normalize_text(p) == na for p in parts):
+    # the reference is one item ("Smell" in "ISO 3166-1, Smell (disambiguation), Bill Haley")
+    own = [p for p in parts if normalize_text(p) == na or (len(p.split()) <= 4 and contains_answer(p, alias))]
+    if len(own) != 1:
         return False
     q = normalize_text(question)
     for p in parts:
         np_ = normalize_text(p)
-        if not np_ or np_ == na or na in np_ or np_ in na:
+        if not np_ or p is own[0] or np_ == na or na in np_ or np_ in na:
             continue
         if len(p.split()) <= 4 and np_ not in q:
             return True
