@@ -255,10 +255,15 @@ def perturbation_reason(p: Perturbation, got: str, state: PoolState, n_failed: i
 
 def perturbation_record(p: Perturbation, got: str, state: PoolState) -> dict[str, Any]:
     """A failed rewrite by its text, as a rejected card's error (the case it must not get)."""
+    from tasks.data.variants import variant_type
+
     ex = state.examples[p.index]
+    vt = variant_type(p.variant)
+    provenance = (f"perturbation '{p.variant}' of support example {ex.id}: label set by the variant's rule "
+                  f"({vt.rule}, {vt.code or 'correct'}) in docs/criterion.md")
     return {"example_id": f"{ex.id}~{p.variant}", "source": "perturbation", "question": p.question,
             "reference": p.reference, "response": p.response, "label": p.label,
-            "label_provenance": f"constructed:{p.variant}", "split": "construction", "stage": "perturbation",
+            "label_provenance": provenance, "split": "construction", "stage": "perturbation",
             "decision": got, "rewrite_of": ex.id, "rewrite": p.variant, "written_answer": p.written}
 
 
