@@ -642,7 +642,7 @@ def _audit(ctx: RoundContext, proposal: SourceModule) -> dict[str, Any]:
 
 
 def validate_round(ctx: RoundContext) -> int:
-    """Audit each draft's code in the sandbox, validate it in four stages, promote the survivors
+    """Audit each draft's code in the sandbox, validate it in six stages, promote the survivors
     (as ``preview`` proposals: :func:`freeze_round` writes them into the rule bank's source)."""
     replay_validation(ctx)
     t0 = time.perf_counter()
