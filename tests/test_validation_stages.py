@@ -266,3 +266,11 @@ def test_a_round_replays_the_validation_split_once_and_reports_both_splits(tmp_p
         assert m.card["evidence"]["validation_split"]["n"] == val["before"]["n"]
     if summary["accepted"]:
         assert val["after"]["n"] == val["before"]["n"]
+    # the round's markdown and the CLI's table show the validation split beside the construction split
+    from autoverifier.cmd_construct import ROUND_COLUMNS, round_rows
+    from tasks.construct.round import round_artifacts
+
+    md = round_artifacts(summary, [], [], [])["markdown"]
+    assert f"On the validation split ({val['before']['n']:,} examples, never drafted from)" in md
+    (row,) = round_rows([summary])
+    assert len(row) == len(ROUND_COLUMNS) and row[ROUND_COLUMNS.index("validation coverage")].endswith("%")

@@ -169,6 +169,9 @@ def validate_draft(draft: Draft, cluster_idx: Sequence[int], counter_idx: Sequen
         figs["validation_split"] = {"n": 0, "note": "the pool has no validation split: nothing to replay"}
     else:
         vs = validation.state
+        if len(validation.by) != len(vs):
+            raise ValueError("the validation split has no current verdicts: replay the base on it first "
+                             "(HeldOut.refresh after the replay)")
         val_dec = decisions_for(draft.decide, vs, None, cfg.module_budget_s)
         held, val_wrong = _replay_effect(order, draft, val_dec, vs, revises, module_templates, validation.preds,
                                          validation.by, cfg)
