@@ -264,8 +264,9 @@ def test_a_round_replays_the_validation_split_once_and_reports_both_splits(tmp_p
     for m in bank.modules():  # an accepted card went through every stage, both splits' figures on it
         assert {"perturbation", "validation_split"} <= set(m.card["evidence"])
         assert m.card["evidence"]["validation_split"]["n"] == val["before"]["n"]
-    if summary["accepted"]:
-        assert val["after"]["n"] == val["before"]["n"]
+    assert summary["accepted"] >= 1 and bank.modules()
+    # the promoted modules' labels on the validation split enter its figures after the round
+    assert val["after"]["n"] == val["before"]["n"] and val["after"]["direct"] > val["before"]["direct"] == 0
     # the round's markdown and the CLI's table show the validation split beside the construction split
     from autoverifier.cmd_construct import ROUND_COLUMNS, round_rows
     from tasks.construct.round import round_artifacts
