@@ -75,6 +75,9 @@ def _drop_trailing_joiner(chunk: str) -> str:
     return chunk
 
 
+_TRAILING_QUESTION_RE = re.compile(r"(?<=[.;])[^\S\n]++[A-Z][^.?!\n]{0,200}\?[^\S\n]*$")
+
+
 def _option_texts(text: str, run: list[tuple[int, int, int]]) -> dict[str, str]:
     """Text between consecutive markers; the last option runs to the end of its line."""
     out: dict[str, str] = {}
@@ -84,6 +87,8 @@ def _option_texts(text: str, run: list[tuple[int, int, int]]) -> dict[str, str]:
         else:
             nl = text.find("\n", end)
             chunk = text[end:] if nl < 0 else text[end:nl]
+            # inline options end where the question goes on: "(d) None of the above. Which is correct?"
+            chunk = _TRAILING_QUESTION_RE.sub("", chunk)
         chunk = _drop_trailing_joiner(chunk)
         out[LETTERS[letter]] = chunk.strip("*").strip()
     return out

@@ -107,6 +107,9 @@ def pass_guard(x: Any, answer: str | None = None) -> str | None:
             return "hedge:plus_minus"  # two values where the reference is one (R2.3)
         if is_restatement(a, ref, x.question):
             return "restatement:question_expression"
+        info = x.answer_info
+        if info is not None and info.method in ("whole", "last_line") and x.question and info.echo:
+            return "invalid:echo"
         cues = x.cues
         if cues is not None and cues.form_requirements:
             value, _label = _unlabel(a, False, cues, x.question)

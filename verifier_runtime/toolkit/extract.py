@@ -384,6 +384,9 @@ def _looks_truncated(text: str, method: str, unclosed_box: bool) -> bool:
     return method not in MARKER_METHODS and len(tail) >= _SHORT_LIMIT and last not in _TERMINAL_CHARS
 
 
+_ECHO_COPY_TOKENS = 25
+
+
 def _is_echo(text: str, question: str | None) -> bool:
     """The response merely repeats (most of) the question."""
     q = _as_str(question)
@@ -402,8 +405,8 @@ def _is_echo(text: str, question: str | None) -> bool:
     r_tokens, q_tokens = _TOKEN_RE.findall(nr), _TOKEN_RE.findall(nq)
     if len(r_tokens) < _ECHO_MIN_TOKENS or not q_tokens:
         return False
-    if nr in nq and len(nr) >= 0.6 * len(nq):
-        return True
+    if nr in nq and (len(nr) >= 0.6 * len(nq) or len(r_tokens) >= _ECHO_COPY_TOKENS):
+        return True  # most of the question, or a long stretch of it copied word for word
     q_set = set(q_tokens)
     shared = sum(1 for t in r_tokens if t in q_set)
     return shared >= 0.9 * len(r_tokens) and len(r_tokens) >= 0.8 * len(q_tokens) and len(r_tokens) <= 1.25 * len(
