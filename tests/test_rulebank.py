@@ -236,3 +236,21 @@ def test_snapshot_differences_are_readable() -> None:
     old["verdicts"][1] = ["m2", True, "y"]
     diffs = snapshot_differences(old, now)
     assert any(d.startswith("toolkit_sha256") for d in diffs) and any(d.startswith("triple #1") for d in diffs)
+
+
+def test_a_release_records_the_pools_its_modules_were_learned_from(bank_copy: RuleBank, tmp_path: Path) -> None:
+    from tasks.construct.promote import pool_composition
+    from tasks.data.schema import Example
+
+    m = bank_copy.module("m011_final_number")
+    examples = [Example(id=f"e{k}", question="q", reference="1", response="1", label=bool(k % 2), source="gsm8k",
+                        domain="math", split="construction") for k in range(3)]
+    comp = pool_composition(examples)
+    assert comp["size"] == 3 and comp["by_source"] == {"gsm8k": 3} and comp["by_label"] == {"correct": 1, "incorrect": 2}
+    card = {**m.card, "learned": {**(m.card.get("learned") or {}), "pool": {"hash": "feedface", "size": 3,
+                                                                           "composition": comp}}}
+    bank_copy.save(m.with_card(card))
+    res = build(bank_copy, "r0100", dest=tmp_path / "r0100")
+    pools = load_artifact(res.path).manifest["provenance"]["pools"]
+    assert pools["feedface"] == {"modules": ["m011_final_number"], "size": 3, "composition": comp}
+    assert sum(len(p["modules"]) for p in pools.values()) == len(bank_copy.modules("active"))

@@ -226,7 +226,8 @@ def source_card(record: dict[str, Any], *, module_id: str, status: str, group: s
         "audit": record.get("audit") or {},
     }
     if state is not None:
-        card["learned"]["pool"] = {"hash": state.pool_hash(), "size": len(state)}
+        card["learned"]["pool"] = {"hash": state.pool_hash(), "size": len(state),
+                                   "composition": pool_composition(state.examples)}
     if revisions:
         card["revisions"] = list(revisions)
     card["history"] = list(history) or [{"status": status, "from": None,
@@ -270,3 +271,17 @@ def rejected_card(record: dict[str, Any], state: PoolState | None = None) -> dic
         "errors": wrong_decisions(record, state),
         "audit": record.get("audit") or {},
     }
+
+
+_COMPOSITION_KEYS = ("by_source", "by_base_source", "by_answer_object", "by_variant_family", "by_label_provenance",
+                     "by_label")
+
+
+def pool_composition(examples: Any) -> dict[str, Any]:
+    """What a card was learned from, compactly: the construction split's counts by source, base
+    source, answer object, variant family, label provenance and label (``tasks.data.pool``)."""
+    from tasks.data.pool import composition
+
+    full = composition(list(examples))
+    return {"size": full["size"], **{k: full[k] for k in _COMPOSITION_KEYS}}
+

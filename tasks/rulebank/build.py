@@ -170,6 +170,20 @@ def card_for_release(module: SourceModule) -> dict[str, Any]:
     return {**module.card, "module_id": module.id}
 
 
+def _pools(mods: list[Any]) -> dict[str, dict[str, Any]]:
+    """The construction pools the modules were learned from, by pool hash: the modules, the
+    pool's size and (for cards that record it) its composition."""
+    out: dict[str, dict[str, Any]] = {}
+    for m in mods:
+        pool = ((m.card.get("learned") or {}).get("pool")) or {}
+        key = str(pool.get("hash") or "unknown")
+        entry = out.setdefault(key, {"modules": [], "size": pool.get("size")})
+        entry["modules"].append(m.id)
+        if pool.get("composition") and "composition" not in entry:
+            entry["composition"] = pool["composition"]
+    return dict(sorted(out.items()))
+
+
 def release_spec(bank: RuleBank, version: str, modules: list[SourceModule] | None = None,
                  base: Artifact | None = None) -> ReleaseSpec:
     """The release of the active modules (or ``modules``), its toolkit fingerprint and CHANGELOG."""
@@ -193,7 +207,8 @@ def release_spec(bank: RuleBank, version: str, modules: list[SourceModule] | Non
         files[f"cases/{m.id}.jsonl"] = cases_jsonl(m.cases)
     provenance = {"built_from": "rule bank source (active modules)", "base_release": base.version if base else None,
                   "modules": {m.id: {"revision": int(m.card.get("revision", 1)), "card_id": str(m.card.get("card_id"))}
-                              for m in mods}}
+                              for m in mods},
+                  "pools": _pools(mods)}
     spec = ReleaseSpec(version=version, modules=entries, cards=cards, template=template, guidance=guidance,
                        provenance=provenance, files=files)
     art = artifact_from_spec(spec)

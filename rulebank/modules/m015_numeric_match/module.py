@@ -1,0 +1,41 @@
+"""Numbers compared by value with the criterion's tolerance, whatever their written form.
+
+Both final answers must parse as plain numbers (integers, decimals, fractions, mixed
+numbers, scientific notation). The comparison is the criterion's (``docs/criterion.md`` R5.3):
+integers and fractions exactly, a decimal reference within half a unit of its last digit, the
+question's rounding where it asks for one. ``reference_kinds`` restricts the reference's
+written kind. With ``on_mismatch`` FAIL it also rejects a different number (mismatch detection).
+
+``on_guard``: what a matching answer gives when the criterion forbids a PASS anyway (a form the
+question asks for, a restatement, meaningful case: ``toolkit.criterion.pass_guard``): ABSTAIN,
+or FAIL with the criterion's reason.
+"""
+
+from verifier_runtime.toolkit.criterion import compare_numbers, pass_guard
+from verifier_runtime.types import Decision
+
+
+
+def decide(x):
+    if not x.answer or not x.ref:
+        return Decision.abstain("no_answer")
+    a, r = x.number_answer, x.number_ref
+    if a is None or r is None:
+        return Decision.abstain("not_numbers")
+    cues = x.cues
+    if PARAMS["skip_cued"] and cues is not None and (cues.decimal_places is not None or cues.sig_figs is not None
+                                                     or cues.percentage or cues.unit):
+        return Decision.abstain("cued_question")
+    if PARAMS["reference_kinds"] and r.kind not in PARAMS["reference_kinds"]:
+        return Decision.abstain("reference_kind")
+    if a.is_percent != r.is_percent:
+        return Decision.abstain("percent_mismatch")
+    j = compare_numbers(a, r, cues, x)
+    if j.correct:
+        blocked = pass_guard(x)
+        if blocked:
+            return Decision.failed(blocked) if PARAMS["on_guard"] == "FAIL" else Decision.abstain(blocked)
+        return Decision.passed("number:equal")
+    if PARAMS["on_mismatch"] == "FAIL" and j.reason.startswith("differ"):
+        return Decision.failed("number:different")
+    return Decision.abstain("number:different")
