@@ -26,6 +26,7 @@ jobs on a 2-core machine stretch every figure, so compare stage times and ratios
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
@@ -67,13 +68,22 @@ def run_one(cfg_path: str) -> dict:
 
         after = ctx.figures["after"]
         rep = ctx.pool_report
+        # what the round found and decided, to compare a cached round with an uncached one on the same base
+        # (card ids start with the round's number: compared without it)
+        found = {"residuals": sorted(r["example_id"] for r in ctx.residuals),
+                 "clusters": [sorted(ctx.state.examples[i].id for i in c["indices"]) for c in ctx.clusters],
+                 "cards": sorted((c["card_id"].split("-", 1)[-1], c["status"], c["stage"])
+                                 for c in ctx.accepted + ctx.rejected),
+                 "figures": after}
         return {"round": ctx.round_no, "base": ctx.base.version, "pool": len(ctx.state), "timings": ctx.timings,
                 "total": total, "import": imported, "accepted": len(ctx.accepted), "rejected": len(ctx.rejected),
                 "residuals": len(ctx.residuals), "clusters": len(ctx.clusters), "coverage": after["coverage"],
                 "accuracy": after["accuracy"], "direct_errors": after["direct_errors"],
                 "data": rep.get("data"), "pool_total": (rep.get("pool") or {}).get("size"),
                 "splits": (rep.get("pool") or {}).get("by_split"),
-                "pool_cache": rep.get("from_cache"), "jit": jit_cache.status()}
+                "pool_cache": rep.get("from_cache"), "jit": jit_cache.status(),
+                "outcome": {k: hashlib.sha256(json.dumps(v, sort_keys=True, default=str).encode()).hexdigest()[:16]
+                            for k, v in found.items()}}
     finally:
         steps.close_round(ctx)
 
@@ -148,6 +158,13 @@ def main() -> None:
             print(f"baseline without caches: {b['total']:.1f} s (cluster {b['timings'].get('cluster', 0):.1f} s); "
                   f"later rounds take {mean / b['total']:.2f}x of it (cluster "
                   f"{_mean(later, 'cluster') / max(b['timings'].get('cluster', 0), 1e-9):.2f}x)")
+            same = [r for r in later if r["base"] == b["base"]]
+            if same:
+                differ = sorted({k for r in same for k in b["outcome"] if r["outcome"][k] != b["outcome"][k]})
+                print(f"same base {b['base']} with and without caches ({len(same)} cached round(s) compared): "
+                      + (f"DIFFERENT {', '.join(differ)}" if differ else "identical residuals, clusters, cards, figures")
+                      + (" (the residuals differ: the replay's per-call wall-clock budget, module_budget_s, moved a "
+                         "decision under load; the clusters follow)" if "residuals" in differ else ""))
     print(f"first round (cold caches): {first['total']:.1f} s, cluster {first['timings'].get('cluster', 0):.1f} s")
     print("load average (1 min) around the rounds: "
           + ", ".join(f"{a:.2f}->{b:.2f}" for _, r in runs for a, b in [r["load"]]) + f"; uptime: {_uptime()}")
