@@ -141,3 +141,15 @@ def test_total_on_hostile_input() -> None:
         c = final_commitment(text)
         assert isinstance(c, Commitment)
     assert final_commitment("x" * 200_000 + " or y").candidates is not None
+
+
+@pytest.mark.parametrize("response, negated, affirmed", [
+    ("Answer: not $\\frac{32}{9}$", "\\frac{32}{9}", None),
+    ("The answer is not $4.16 \\times 10^{-4}$.", "4.16 \\times 10^{-4}", None),
+    ("The answer is not $\\frac{1}{3}$ but $\\frac{1}{2}$.", "\\frac{1}{3}", "\\frac{1}{2}"),
+    ("Final answer: it is not $\\{1,\\;2\\}$; it is $\\{1,\\;3\\}$.", "\\{1,\\ 2\\}", "\\{1,\\ 3\\}"),
+])
+def test_a_negated_latex_value_is_not_committed(response: str, negated: str, affirmed: str | None) -> None:
+    c = final_commitment(response)
+    assert c.negated and c.negated[0].strip("$ ") == negated
+    assert (c.answer.strip("$ ") if c.answer else None) == affirmed

@@ -234,3 +234,12 @@ def test_two_word_prefilter_never_changes_an_identifier(monkeypatch) -> None:
     slow = [text.parse_identifier.__wrapped__(t) for t in texts]
     assert fast == slow
     assert skipped > 200 and sum(1 for f in fast if f is not None) > 500  # both paths are exercised
+
+
+def test_letter_and_text_of_an_answer() -> None:
+    assert choices.letter_and_text("(C) The rationals under addition") == ("C", "The rationals under addition")
+    assert choices.letter_and_text("(b) {0, 10, 11}") == ("B", "{0, 10, 11}")
+    assert choices.letter_and_text("B: 42") == ("B", "42")
+    assert choices.letter_and_text("C") is None and choices.letter_and_text("The answer is 7") is None
+    # a bracketed lower-case letter names an inline option, so "(c) or possibly (a)" offers two
+    assert choices.parse_choice("(c) or possibly (a)", {"A": "1", "B": "2", "C": "3"}) is None

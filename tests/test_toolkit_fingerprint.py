@@ -14,8 +14,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from verifier_runtime.artifact import load_artifact, newest_release
 from verifier_runtime.fingerprint import fingerprint, probe_set, toolkit_hash
 

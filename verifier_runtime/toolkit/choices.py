@@ -163,7 +163,7 @@ _MENTION_RES = (
         r"(?:\s*[:：])?\s*(?:\*\*\s*)?[(\[]?([A-Ja-j])[)\]]?(?![\w(])",
         re.IGNORECASE,
     ),
-    re.compile(r"(?<![\w(])\(([A-J])\)(?!\w)"),
+    re.compile(r"(?<![\w(])\(([A-Ja-j])\)(?!\w)"),
     re.compile(r"\b([A-J])\b\s+is\s+(?:the\s+)?(?:correct|right)\b"),
 )
 
@@ -220,6 +220,19 @@ def parse_choice(answer: str, options: dict[str, str] | None = None) -> str | No
         if len(mentioned) == 1:
             letter = mentioned.pop()
     return letter if letter in valid else None
+
+
+def letter_and_text(answer: str) -> tuple[str, str] | None:
+    """``(letter, text)`` of an answer that writes an option letter and then some text
+    ("(C) The nonzero integers", "B: 42"), else ``None``."""
+    raw = _as_str(answer)
+    if raw is None or len(raw) > MAX_ANSWER_CHARS:
+        return None
+    m = _LETTER_THEN_TEXT_RE.match(clean_answer(raw))
+    if m is None:
+        return None
+    rest = clean_answer(m.group(3))
+    return ((m.group(1) or m.group(2)).upper(), rest) if rest else None
 
 
 def choice_matches(answer: str, reference: str, options: dict[str, str]) -> bool | None:

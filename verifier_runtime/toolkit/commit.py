@@ -214,9 +214,11 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
             return None, [clean_answer(m.group("v"))], "negation:only_negated"
     if "not" not in low and "n't" not in low and "never" not in low and "neither" not in low:
         return answer, [], ""
-    if len(answer.split()) > _MAX_NEGATION_WORDS or "\\" in answer and "\\text" not in answer:
+    if len(answer.split()) > _MAX_NEGATION_WORDS:
         return answer, [], ""
-    clauses = [c for c in _CLAUSE_SPLIT_RE.split(answer.strip().rstrip(".")) if c and c.strip()]
+    # LaTeX values are negated as well ("not $\frac{1}{2}$"); a thin space "\;" is a space, not a clause end
+    text = answer.replace("\\;", "\\ ") if "\\;" in answer else answer
+    clauses = [c for c in _CLAUSE_SPLIT_RE.split(text.strip().rstrip(".")) if c and c.strip()]
     affirmed: list[str] = []
     negated: list[str] = []
     for clause in clauses:
@@ -532,7 +534,7 @@ _CONCLUSION_RE = re.compile(
     re.IGNORECASE,
 )
 _SINCE_RE = re.compile(r"^\s*(?:since|because|as|given\s+that)\b", re.IGNORECASE)
-_CONNECTIVE_RE = re.compile(r"^[\s,;]*(?:or|and|,|;)?[\s,;]*$", re.IGNORECASE)
+_CONNECTIVE_RE = re.compile(r"^[\s,;]*+(?:(?:or|and)[\s,;]*+)?$", re.IGNORECASE)
 _LAST_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z$\\])")
 
 
@@ -637,10 +639,15 @@ def _commitment(ex: Extracted) -> Commitment:
     if answer is None:
         return Commitment(None, (), reason=reason or "no_answer", retracted=tuple(retracted), method=ex.method)
     negated: list[str] = []
-    if not candidates and ex.method != "boxed":
-        answer = final_statement(answer)
     if not candidates:
-        affirmed, negated, why = _negations(answer)
+        stated = final_statement(answer) if ex.method != "boxed" else answer
+        affirmed, negated, why = _negations(stated)
+        if not why and stated != answer:
+            # the negation may sit outside the statement's value: "not $\frac{1}{2}$" reads as "\frac{1}{2}"
+            affirmed, negated, why = _negations(answer)
+            if why and affirmed is not None:
+                affirmed = final_statement(affirmed)
+        answer = stated
         if why:
             reason = why if not reason else reason
             if affirmed is None:

@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from verifier_runtime.toolkit._memo import memoize_text
-from verifier_runtime.toolkit.choices import LETTERS, parse_choice
+from verifier_runtime.toolkit.choices import LETTERS, letter_and_text, parse_choice
 from verifier_runtime.toolkit.commit import Commitment, split_candidates, strip_label
 from verifier_runtime.toolkit.compare import Answer, compare_answers, parse_answer
 from verifier_runtime.toolkit.cues import Cues
@@ -265,6 +265,8 @@ def _judge(x: Any) -> Judgment:
     cues = x.cues
     # options matter only where a letter is in play (the reference or the answer names one)
     options = x.options if _is_letter(ref) or _STANDALONE_LETTER_RE.search(c.text or c.answer or "") else {}
+    if options and info is not None and info.method in ("whole", "last_line") and info.echo:
+        return Judgment(False, "invalid:echo")  # a copy of the question: its last option line is no choice
     if c.several and (options or _is_letter(ref)) and c.text:
         j = _choice(c.text, ref, options, cues)  # "(A) 3 and 5": one option, written with its text
         if j is not None and j.correct:
@@ -577,11 +579,16 @@ def _no_form(cues: Cues | None) -> Cues | None:
 
 
 # ----------------------------------------------------------------------------- choices
-_LETTER_RE = re.compile(r"^\s*+(?:\(|\[)?\s*+([A-J])\s*+(?:\)|\]|\.)?\s*$")
+# "B", "(B)", "B.", and a lower-case letter in brackets: "(b)" (inline options: "(a) ... (b) ...")
+_LETTER_RE = re.compile(r"^\s*+(?:[(\[]\s*+[A-Ja-j]\s*+[)\]]|[A-J]\s*+\.?)\s*$")
+_TEXT_WRAP_RE = re.compile(r"^\s*+\$?\s*+\\(?:text|mathrm|textbf)\s*+\{([^{}]*)\}\s*+\$?\s*$")
 
 
 def _is_letter(s: str) -> bool:
-    return bool(_LETTER_RE.match(s or ""))
+    if not s:
+        return False
+    m = _TEXT_WRAP_RE.match(s) if "\\" in s else None  # "\text{(E)}"
+    return bool(_LETTER_RE.match(m.group(1) if m else s))
 
 
 def _choice(answer: str, ref: str, options: dict[str, str], cues: Cues | None) -> Judgment | None:
@@ -591,6 +598,11 @@ def _choice(answer: str, ref: str, options: dict[str, str], cues: Cues | None) -
         return None
     got = parse_choice(answer, options or None)
     if got is None and options:
+        lt = letter_and_text(answer)
+        if lt is not None and lt[0] in options:
+            other = parse_choice(lt[1], options) or _option_by_value(lt[1], options, cues)
+            if other is not None and other != lt[0]:
+                return Judgment(False, "differ:choice_letter_text_disagree")  # "(C) <the text of E>"
         got = _option_by_value(answer, options, cues)
     if got is None:
         if options and _mentions_other_letter(answer, want):
@@ -761,7 +773,13 @@ _RADIAN_SUFFIX_RE = re.compile(
 def compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any = None, *,
                       element: bool = False) -> Judgment | None:
     """Typed comparison of one answer with one reference value under the question's cues
-    (R3-R5); ``None`` when neither side parses into a comparable value (text decides)."""
+    (R3-R5); ``None`` when neither side parses into a comparable value (text decides).
+    An option-letter reference with the question's options is a choice (R6.2): "(A) 1" is
+    option A written with option E's text, not the product A times 1."""
+    if x is not None and not element and _is_letter(ref):
+        options = x.options
+        if options:
+            return _choice(answer, ref, options, cues)
     pr0 = parse_answer(ref)
     ref_is_eq = pr0 is not None and pr0.kind == "equation"
     a_text, a_label = _unlabel(answer, ref_is_eq, cues, x.question if x is not None else "")
@@ -1139,6 +1157,7 @@ def _magnitudes(a: float, r: float, nr: Number | None, q_from: Quantity | None, 
 # ----------------------------------------------------------------------------- text
 # Peers are joined by "and", "or", "&" (a comma alone is more often an apposition: "Paris, France")
 _PEER_SPLIT_RE = re.compile(r"(?<!\s)\s*+(?:,\s*+and\s+|,\s*+or\s+|(?<=\s)and\s+|(?<=\s)or\s+|&)\s*", re.IGNORECASE)
+_LIST_COMMA_SPLIT_RE = re.compile(r"(?<!\s)\s*+[,;]\s++")
 _MAX_SHORT_ANSWER_WORDS = 400
 
 
@@ -1240,7 +1259,7 @@ _REPORTED_RE = re.compile(
     r"claimed|suggest|suggests)\b",
     re.IGNORECASE,
 )
-_CONTRAST_RE = re.compile(r"\b(?:but|however|whereas|although|though)\b[^.]*\b(?:in\s+fact|actually|really|was|is)\b",
+_CONTRAST_RE = re.compile(r"\b(?:but|however|whereas|although|though)\b[^.]{0,300}?\b(?:in\s+fact|actually|really|was|is)\b",
                           re.IGNORECASE)
 
 
@@ -1285,8 +1304,10 @@ def _committed_near(text: str, alias: str) -> bool:
 
 def _has_peer(answer: str, alias: str, question: str) -> bool:
     """R2.3 for prose: "Paris and Lyon" offers a second answer beside the reference."""
-    parts = [p for p in _PEER_SPLIT_RE.split(answer.strip().rstrip(".")) if p and p.strip()]
-    if len(parts) < 2 or len(answer.split()) > 12:
+    joined = [p for p in _PEER_SPLIT_RE.split(answer.strip().rstrip(".")) if p and p.strip()]
+    parts = [q for p in joined for q in _LIST_COMMA_SPLIT_RE.split(p) if q and q.strip()]
+    # one comma is an apposition ("Paris, France"); "and"/"or", or three items in a row, make a list
+    if (len(joined) < 2 and len(parts) < 3) or len(answer.split()) > 12:
         return False
     na = normalize_text(alias)
     if not any(normalize_text(p) == na for p in parts):

@@ -227,7 +227,7 @@ _HYDRATE_RE = re.compile(r"[ \t]{0,3}(?:\\cdot|\\bullet|\u00b7|\u2022|\u22c5)[ \
 _UNICODE_SUB = str.maketrans("\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089", "0123456789")
 _UNICODE_SUP = {"\u2070": "0", "\u00b9": "1", "\u00b2": "2", "\u00b3": "3", "\u2074": "4", "\u2075": "5",
                 "\u2076": "6", "\u2077": "7", "\u2078": "8", "\u2079": "9", "\u207a": "+", "\u207b": "-"}
-_SUP_TAIL_RE = re.compile("[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]*[\u207a\u207b]$")
+_SUP_TAIL_RE = re.compile("(?<![\u2070\u00b9\u00b2\u00b3\u2074-\u2079])[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]*+[\u207a\u207b]$")
 _WORD_RE = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
 _FORMULA_BODY_RE = re.compile(r"[A-Za-z0-9()\[\]\u00b7]+")
 
