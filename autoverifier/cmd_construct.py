@@ -24,7 +24,12 @@ DEMO_TRIPLES = [
 
 
 ROUND_COLUMNS = ("round", "base", "froze", "coverage", "direct errors", "direct precision", "accuracy",
-                 "fallback calls", "accepted", "rejected", "seconds")
+                 "fallback calls", "validation coverage", "validation direct precision", "accepted", "rejected",
+                 "seconds")
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.2f}%"
 
 
 def round_rows(summaries: list[dict]) -> list[list[str]]:
@@ -32,12 +37,14 @@ def round_rows(summaries: list[dict]) -> list[list[str]]:
     rows = []
     for s in summaries:
         a = s["after"]
+        v = (s.get("validation_split") or {}).get("after") or {}  # the pool's validation split
         prec = a.get("direct_precision")
         secs = sum(v for k, v in s["timings_s"].items() if k != "replay_started")
         rows.append([s.get("name") or str(s["round"]), str(s["base_release"]), str(s.get("build") or "nothing"),
                      f"{100 * a['coverage']:.2f}%", f"{a['direct_errors']:,}",
                      "-" if prec is None else f"{100 * prec:.2f}%", f"{100 * a['accuracy']:.2f}%",
-                     f"{a['fallback_calls']:,}", f"{s['accepted']:,}", f"{s['rejected']:,}", f"{secs:,.1f}"])
+                     f"{a['fallback_calls']:,}", _pct(v.get("coverage")), _pct(v.get("direct_precision")),
+                     f"{s['accepted']:,}", f"{s['rejected']:,}", f"{secs:,.1f}"])
     return rows
 
 

@@ -67,7 +67,7 @@ def draft_task(ctx: RoundContext) -> int:
 
 @task(name="audit-validate-promote", cache_policy=NO_CACHE)
 def validate_task(ctx: RoundContext) -> int:
-    """Audit each draft's code in the sandbox, validate it in four stages, promote the survivors."""
+    """Audit each draft's code in the sandbox, validate it in six stages, promote the survivors."""
     return steps.validate_round(ctx)
 
 

@@ -1,4 +1,4 @@
-"""The construction round's pure functions: templates, cascade, figures, the four validation stages."""
+"""The construction round's pure functions: templates, cascade, figures, the first four validation stages (the last two: tests/test_validation_stages.py)."""
 
 from __future__ import annotations
 

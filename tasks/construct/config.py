@@ -37,6 +37,8 @@ class RoundConfig:
     search_sample: int = 60  # cluster examples the drafter's grid search looks at (validation sees all)
     search_counterexamples: int = 150
     search_sentinels: int = 400  # a fixed pool sample every candidate must not err on
+    # support examples (a seeded sample) whose rewrites the perturbation stage checks
+    perturbation_examples: int = 8
     seed: int = 0
 
     @classmethod

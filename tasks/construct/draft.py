@@ -31,6 +31,15 @@ class Draft:
     decide: Any = None
 
 
+#: Template parameters that guard a PASS: what a value match gives when the criterion forbids it
+#: (``on_guard``: ABSTAIN or FAIL, from ``toolkit.criterion.pass_guard``: a form the question asks
+#: for, a restatement, meaningful case), question cues that switch a module off or to FAIL, the
+#: commitment checks (hedges, retractions, negations) and where a phrase counts as stated. The grid
+#: search treats them like every other parameter; a draft's card names the values it chose.
+GUARD_PARAMETERS = ("on_guard", "skip_cued", "exact_cue_fails_decimal", "stated_only", "commitment", "echo",
+                    "truncated")
+
+
 def _score(labels_on: list[str], idx: Sequence[int], state: PoolState) -> tuple[int, int]:
     good = bad = 0
     for lab, i in zip(labels_on, idx, strict=True):
@@ -106,7 +115,8 @@ class OfflineDrafter:
                 kind=cluster.get("kind", "residual"), path="code", drafter=self.name, template=template,
                 params=params, decide=cand.decide,
                 search={"cluster_fixed": good, "counterexample_fires": c_good + c_bad,
-                        "counterexample_errors": c_bad, "candidates_tried": len(self._candidates)},
+                        "counterexample_errors": c_bad, "candidates_tried": len(self._candidates),
+                        "guards": {k: params[k] for k in GUARD_PARAMETERS if k in params}},
             ))
         return drafts
 

@@ -48,6 +48,8 @@ def card_record(draft: Draft, validation: Validation | None, *, round_no: int, s
         "stage": stage,
         "reason": reason,
         "replay_evidence": validation.figures if validation else {},
+        # wrong decisions by their text: tolerated (accepted) or the reason it was rejected
+        "wrong_decisions": list(validation.errors) if validation else [],
         "audit": audit or {},
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
@@ -167,12 +169,28 @@ def _case(state: PoolState, i: int, expected: str, why: str) -> dict[str, Any]:
             "source": rec["source"], "label_provenance": rec["label_provenance"]}
 
 
+REPLAY_STAGES = ("full_replay", "validation_split")  # the stages that replay a split (their errors by id)
+
+
 def _evidence(figures: dict[str, Any]) -> dict[str, Any]:
     """Replay evidence as figures only (the ids of tolerated errors become their text elsewhere)."""
     out = {k: v for k, v in figures.items()}
-    if "full_replay" in out:
-        out["full_replay"] = {k: v for k, v in out["full_replay"].items() if k != "new_direct_error_ids"}
+    for stage in REPLAY_STAGES:
+        if stage in out:
+            out[stage] = {k: v for k, v in out[stage].items() if k != "new_direct_error_ids"}
     return out
+
+
+def wrong_decisions(record: dict[str, Any], state: PoolState | None) -> list[dict[str, Any]]:
+    """A card record's wrong decisions by their text: as validation recorded them (both splits,
+    every stage), else looked up by the full replay's ids in ``state``."""
+    if record.get("wrong_decisions"):
+        return [dict(e) for e in record["wrong_decisions"]]
+    if state is None:
+        return []
+    ids = ((record.get("replay_evidence") or {}).get("full_replay") or {}).get("new_direct_error_ids") or []
+    return [{**example_record(state, i), "split": "construction", "stage": "full_replay"}
+            for i in ids if i in state.index]
 
 
 def source_card(record: dict[str, Any], *, module_id: str, status: str, group: str, priority: int, revision: int,
@@ -186,7 +204,6 @@ def source_card(record: dict[str, Any], *, module_id: str, status: str, group: s
               for k, v in sorted({**(t.defaults if t else {}), **(record.get("params") or {})}.items())}
     cluster = record.get("cluster") or {}
     figures = record.get("replay_evidence") or {}
-    error_ids = (figures.get("full_replay") or {}).get("new_direct_error_ids") or []
     card: dict[str, Any] = {
         "id": module_id,
         "status": status,
@@ -205,7 +222,7 @@ def source_card(record: dict[str, Any], *, module_id: str, status: str, group: s
                                 "size": cluster.get("size"), "summary": cluster.get("key_summary")},
                     "search": record.get("search") or {}},
         "evidence": _evidence(figures),
-        "tolerated_errors": [example_record(state, i) for i in error_ids] if state is not None else [],
+        "tolerated_errors": wrong_decisions(record, state),
         "audit": record.get("audit") or {},
     }
     if state is not None:
@@ -236,7 +253,6 @@ def rejected_card(record: dict[str, Any], state: PoolState | None = None) -> dic
     t = load_template(record["template"]) if record.get("template") else None
     cluster = record.get("cluster") or {}
     figures = record.get("replay_evidence") or {}
-    error_ids = (figures.get("full_replay") or {}).get("new_direct_error_ids") or []
     return {
         "id": record["card_id"],
         "status": "rejected",
@@ -251,6 +267,6 @@ def rejected_card(record: dict[str, Any], state: PoolState | None = None) -> dic
         "cluster": {"id": cluster.get("cluster_id", record.get("cluster_id")), "kind": cluster.get("kind"),
                     "size": cluster.get("size"), "summary": cluster.get("key_summary")},
         "evidence": _evidence(figures),
-        "errors": [example_record(state, i) for i in error_ids if state is not None and i in state.index],
+        "errors": wrong_decisions(record, state),
         "audit": record.get("audit") or {},
     }

@@ -48,7 +48,7 @@ from tasks.construct.render import module_code
 from tasks.construct.replay import absorb_replay, cascade, chunk_indices, replay_rows, round_figures
 from tasks.construct.residuals import coverage_groups, find_residuals
 from tasks.construct.state import PoolState
-from tasks.construct.validate import Validation, validate_draft
+from tasks.construct.validate import HeldOut, Validation, validate_draft
 from tasks.data.schema import Example
 from tasks.rulebank.build import card_for_release
 from tasks.rulebank.source import RuleBank, RuleBankError, SourceModule, compose_module, module_metadata
@@ -65,6 +65,7 @@ from verifier_runtime.artifact import (
     write_release,
 )
 from verifier_runtime.fallback import make_fallback
+from verifier_runtime.types import ABSTAIN
 from verifier_runtime.verifier import Verifier
 
 
@@ -97,6 +98,8 @@ class RoundContext:
         self.pool_report: dict[str, Any] = dict(pool_report or {})
         self.preds: list[bool] = []
         self.by: list[str] = []
+        # the pool's validation split (never drafted from, never clustered), replayed once per round
+        self.validation: HeldOut | None = None
         self.residuals: list[dict] = []
         self.clusters: list[dict] = []
         self.drafts: list[tuple[Draft, dict]] = []
@@ -154,12 +157,14 @@ def _n(x: Any) -> str:
     return "-" if x is None else f"{int(x):,}"
 
 
-def load_pool_examples(cfg: ConstructConfig, store: Any) -> tuple[list[Example], dict]:
-    """The construction split of the configured pool (deterministic: every round builds the same)."""
+def load_pool_examples(cfg: ConstructConfig, store: Any) -> tuple[list[Example], dict, list[Example]]:
+    """The construction split of the configured pool (deterministic: every round builds the same),
+    its report, and its validation split (empty when the construction split is the whole pool)."""
     from tasks.data.pool import build_pool
 
     res = build_pool(cfg.path(cfg.pool), store=store)
-    return res.split("construction") or res.examples, res.report
+    construction = res.split("construction")
+    return construction or res.examples, res.report, res.split("validation") if construction else []
 
 
 def start_artifact(cfg: ConstructConfig) -> tuple[str, Artifact]:
@@ -369,12 +374,13 @@ def prepare_round(config_path: str, round_no: int | None = None, *, fresh: bool 
         if round_no is not None and round_no != plan.round_no:
             raise ValueError(f"{cfg.name}: the next round is {plan.round_no}, not {round_no} "
                              "(round numbers are never reused or skipped)")
-        examples, report = load_pool_examples(cfg, store)
+        examples, report, validation = load_pool_examples(cfg, store)
         base = state_artifact(bank_root, plan.base)
         bank = RuleBank(bank_root)
         verifier = replay_verifier(base, cfg.fallback, fallback_config=cfg.fallback_config,
                                    module_budget_s=cfg.construction.module_budget_s)
         state = PoolState(examples, verifier.fallback, guidance=base.guidance)
+        held = HeldOut(PoolState(validation, verifier.fallback, guidance=base.guidance)) if validation else None
     except BaseException:
         if store is not None:
             store.close()
@@ -382,12 +388,17 @@ def prepare_round(config_path: str, round_no: int | None = None, *, fresh: bool 
         raise
     ctx = RoundContext(cfg, plan.round_no, base, verifier, state, store, pool_report=report, plan=plan, lock=lock)
     ctx.recovered = recovered
+    ctx.validation = held
     ctx.source_ids = bank.module_ids()
     ctx.source_status = {s: [m.id for m in bank.modules(s)] for s in ("preview", "active", "retired")}
     _timed(ctx, "prepare", t0)
     for line in recovered:
         _logger().warning("%s: %s", cfg.name, line)
-    _progress(ctx, "prepare", f"{_n(len(examples))} pool examples ({report.get('data')}), base "
+    if held is None:
+        _logger().warning("%s: the pool has no validation split; candidates are validated on the construction "
+                          "split only", cfg.name)
+    _progress(ctx, "prepare", f"{_n(len(examples))} pool examples ({report.get('data')}), "
+                              f"{_n(len(validation))} validation examples, base "
                               f"{base.version} with {len(verifier.modules)} modules"
                               + (" (fresh start)" if fresh else ""))
     return ctx
@@ -631,13 +642,15 @@ def _audit(ctx: RoundContext, proposal: SourceModule) -> dict[str, Any]:
 
 
 def validate_round(ctx: RoundContext) -> int:
-    """Audit each draft's code in the sandbox, validate it in four stages, promote the survivors
+    """Audit each draft's code in the sandbox, validate it in six stages, promote the survivors
     (as ``preview`` proposals: :func:`freeze_round` writes them into the rule bank's source)."""
+    replay_validation(ctx)
     t0 = time.perf_counter()
     rc = ctx.cfg.construction
     modules, templates, cards = existing_modules(ctx.base)
     order = [m.id for m in ctx.verifier.modules]
     preds, by = list(ctx.preds), list(ctx.by)
+    held = ctx.validation
     accepted_keys: set[str] = set()
     rejected_before = len(ctx.rejected)
     active_in_source = set(ctx.source_status.get("active", ()))
@@ -663,7 +676,7 @@ def validate_round(ctx: RoundContext) -> int:
                                             reason="duplicate of a card accepted earlier this round", cluster=cluster))
             continue
         v: Validation = validate_draft(draft, cluster["indices"], cluster.get("counterexamples", []), ctx.state,
-                                       order, templates, rc, preds, by)
+                                       order, templates, rc, preds, by, validation=held)
         if not v.passed:
             ctx.rejected.append(card_record(draft, v, round_no=ctx.round_no, status="rejected", stage=v.stage,
                                             reason=v.reason, cluster=cluster))
@@ -713,12 +726,17 @@ def validate_round(ctx: RoundContext) -> int:
         if not v.revises:
             order = sorted([*order, module_id], key=lambda m: (modules[m][0].priority, m))
         preds, by = cascade(order, ctx.state.decisions, ctx.state)
+        if held is not None:
+            held.state.decisions[module_id] = v.validation_decisions or [ABSTAIN] * len(held.state)
+            held.refresh(order)
         accepted_keys.add(dkey)
         record["audit"] = audit
         cards[draft.card_id] = card_for_release(proposal)
         ctx.proposals[module_id] = proposal
         ctx.accepted.append(record)
     ctx.figures["after"] = round_figures(preds, by, ctx.state.labels)
+    if held is not None:
+        ctx.figures["validation_after"] = round_figures(held.preds, held.by, held.state.labels)
     ctx.preds, ctx.by = preds, by
     ctx.promoted = (modules, cards)
     _timed(ctx, "validate", t0)
@@ -726,6 +744,27 @@ def validate_round(ctx: RoundContext) -> int:
     _progress(ctx, "validate", f"{len(ctx.accepted)} accepted, {sum(stages.values())} rejected"
                                + (" (" + ", ".join(f"{k} {v}" for k, v in stages.most_common()) + ")" if stages else ""))
     return len(ctx.accepted)
+
+
+def replay_validation(ctx: RoundContext) -> int:
+    """The round's base on the pool's validation split, once per round, through the same cascade
+    as the construction split's replay (every module's label recorded, the fallback where all
+    abstain); its figures are the round's ``validation_before``."""
+    held = ctx.validation
+    if held is None or held.by:
+        return 0
+    t0 = time.perf_counter()
+    module_ids = [m.id for m in ctx.verifier.modules]
+    ex = held.state.examples
+    results = replay_rows(ctx.verifier, [(e.question, e.reference, e.response) for e in ex])
+    absorb_replay(held.state, module_ids, list(range(len(ex))), results, ctx.verifier.fallback_name)
+    held.refresh(module_ids)
+    ctx.figures["validation_before"] = round_figures(held.preds, held.by, held.state.labels)
+    _timed(ctx, "validation_replay", t0)
+    f = ctx.figures["validation_before"]
+    _progress(ctx, "validation_replay", f"{_n(len(ex))} validation examples replayed: {_n(f['direct'])} decided by "
+                                        f"modules, {_n(f['direct_errors'])} direct errors")
+    return len(ex)
 
 
 def _revision_summary(card: dict[str, Any], by_card: str) -> dict[str, Any]:
@@ -886,7 +925,9 @@ def _proposal_code_of_record(record: dict[str, Any]) -> str:
 def _error_cases(card: dict[str, Any]) -> list[dict[str, Any]]:
     """A rejected card's cases: the examples it decided wrongly, with the decision they needed."""
     return [{"expected": "PASS" if e["label"] else "FAIL", "question": e["question"], "reference": e["reference"],
-             "response": e["response"], "label": e["label"], "why": "the card decided this wrongly in full replay",
+             "response": e["response"], "label": e["label"],
+             "why": f"the card decided this wrongly at {e.get('stage') or 'full_replay'} "
+                    f"({e.get('split') or 'construction'} split)",
              "example_id": e["example_id"], "source": e["source"], "label_provenance": e["label_provenance"]}
             for e in card.get("errors") or []]
 
@@ -932,6 +973,8 @@ def round_summary(ctx: RoundContext) -> dict[str, Any]:
         "recovered": list(ctx.recovered),
         "before": before,
         "after": after,
+        "validation_split": {"before": ctx.figures.get("validation_before", {}),
+                             "after": ctx.figures.get("validation_after", ctx.figures.get("validation_before", {}))},
         "timings_s": dict(ctx.timings),
     }
 
@@ -1038,6 +1081,13 @@ def round_markdown(summary: dict, accepted: list[dict], rejected: list[dict], tr
     for label, k, pct in rows:
         fmt = _pct if pct else _n
         lines.append(f"| {label} | {fmt(b.get(k))} | {fmt(a.get(k))} | {_delta(b.get(k), a.get(k), pct)} |")
+    vb, va = (summary.get("validation_split") or {}).get("before"), (summary.get("validation_split") or {}).get("after")
+    if vb:
+        lines += ["", f"On the validation split ({_n(vb.get('n'))} examples, never drafted from):", "",
+                  "| figure | before | after | change |", "|---|---:|---:|---:|"]
+        for label, k, pct in rows:
+            fmt = _pct if pct else _n
+            lines.append(f"| {label} | {fmt(vb.get(k))} | {fmt(va.get(k))} | {_delta(vb.get(k), va.get(k), pct)} |")
     by_stage = summary.get("rejected_by_stage") or {}
     lines += ["", f"Residuals {_n(summary['residuals'])}, clusters {_n(summary['clusters'])}, drafts "
               f"{_n(summary['drafts'])}, accepted {_n(summary['accepted'])}, rejected {_n(summary['rejected'])}"

@@ -27,6 +27,9 @@ class PoolState:
         self._fallback: dict[int, bool] = {}
         self._lock = threading.Lock()
         self.decisions: dict[str, list[str]] = {}  # module id -> label per example
+        # the perturbation stage's rewrites of support examples, made once per example and seed
+        self.perturbations: dict[tuple[int, str, int], list] = {}
+        self.perturbation_context: dict = {}
 
     def __len__(self) -> int:
         return len(self.examples)
