@@ -23,3 +23,16 @@ def shared_root(configured: str | os.PathLike[str] | None = None) -> Path:
         return repo_path(configured)
     env = os.environ.get("AUTOVERIFIER_SHARED")
     return Path(env) if env else REPO_ROOT.parent / "shared"
+
+
+CACHE_OFF = {"", "0", "off", "none", "false", "no"}
+
+
+def cache_root() -> Path | None:
+    """The folder of the construction's derived-data caches (numba's compiled UMAP, embeddings):
+    ``$AUTOVERIFIER_CACHE_DIR``, else ``data/cache`` in the checkout; None when that variable is
+    ``off`` (or ``0``/``none``): nothing is cached, everything is computed afresh."""
+    env = os.environ.get("AUTOVERIFIER_CACHE_DIR")
+    if env is None:
+        return REPO_ROOT / "data" / "cache"
+    return None if env.strip().lower() in CACHE_OFF else repo_path(env)

@@ -7,6 +7,7 @@ HDBSCAN steps, or the embedders alone.
 
 from __future__ import annotations
 
+import json
 import random
 from types import SimpleNamespace
 
@@ -80,6 +81,47 @@ def test_umap_hdbscan_recovers_three_clear_groups(umap_result):
     assert [c.size for c in result.clusters] == sorted((c.size for c in result.clusters), reverse=True)
     assert result.params["n_neighbors"] == cluster_mod.umap_neighbours(60)
     assert result.to_dict()["clusters"][0]["cluster_id"] == "c0"
+
+
+_SECOND_PROCESS = """
+import json, sys
+sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2])
+from test_cluster import three_groups
+from tasks.construct.cluster import cluster_residuals
+from numba.core.dispatcher import Dispatcher
+import umap.layouts, umap.umap_
+res = cluster_residuals(three_groups(), min_cluster_size=5, seed=0)
+hits = sum(sum(v.stats.cache_hits.values()) for m in (umap.layouts, umap.umap_) for v in vars(m).values()
+           if isinstance(v, Dispatcher))
+print(json.dumps({"clusters": [c.example_ids for c in res.clusters], "hits": hits}))
+"""
+
+
+def test_umap_compilation_is_cached_and_reused_by_a_second_process(umap_result):
+    """The UMAP path turns numba's file cache on for umap's functions; a new process loads them
+    (cache hits, no compilation) and finds the same clusters."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import umap.layouts
+    from numba.core.caching import FunctionCache
+
+    from tasks.construct import jit_cache
+
+    _, result = umap_result
+    st = jit_cache.status()
+    if st["folder"] is None:
+        pytest.skip("the project's caches are off (AUTOVERIFIER_CACHE_DIR=off)")
+    assert st["functions"] > 50
+    assert isinstance(umap.layouts._nb_optimize_layout_euclidean_single_epoch._cache, FunctionCache)
+    assert list(Path(st["folder"]).rglob("layouts.*.nbi"))  # the layout optimiser was written to the cache
+    here = Path(__file__).resolve().parent
+    out = subprocess.run([sys.executable, "-c", _SECOND_PROCESS, str(here), str(here.parent)],
+                         capture_output=True, text=True, timeout=300, check=True)
+    second = json.loads(out.stdout.strip().splitlines()[-1])
+    assert second["hits"] > 0
+    assert second["clusters"] == [c.example_ids for c in result.clusters]
 
 
 def test_zero_residuals_give_an_empty_result():

@@ -158,9 +158,11 @@ def umap_neighbours(n: int) -> int:
 
 
 def reduce_umap(x: np.ndarray, *, dims: int, seed: int) -> np.ndarray:
-    """UMAP (cosine, PCA init, 200 epochs) to ``dims`` dimensions with a fixed ``random_state``."""
-    import umap
+    """UMAP (cosine, PCA init, 200 epochs) to ``dims`` dimensions with a fixed ``random_state``
+    (numba's compilation cached on disk across processes: ``tasks/construct/jit_cache.py``)."""
+    from tasks.construct.jit_cache import umap_with_cache
 
+    umap = umap_with_cache()
     n = x.shape[0]
     dims = max(2, min(dims, n - 2))
     reducer = umap.UMAP(

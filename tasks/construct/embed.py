@@ -13,11 +13,20 @@ An :class:`Embedder` turns texts into one L2-normalised row each. Three backends
 >>> emb = make_embedder("tfidf")
 >>> emb.embed(["2/4 vs 1/2", "0.5 vs 1/2", "mm vs cm"]).shape[0]
 3
+
+:class:`CachedEmbedder` keeps what an embedder computed on disk, so a round does not embed the
+same texts again: a model embedder's vector per text (``per_text = True``: a text's vector does
+not depend on the other texts), a corpus-fitted embedder's (TF-IDF + SVD) whole matrix per exact
+list of texts (a text's vector depends on every text it was fitted with). Keys are the
+embedder's settings and the texts' SHA-256, so a cached matrix equals a fresh one.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import tempfile
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -66,6 +75,7 @@ class TfidfSvdEmbedder:
     """
 
     name = "tfidf"
+    per_text = False  # fitted on each call's texts
 
     def __init__(
         self,
@@ -120,6 +130,7 @@ class SentenceTransformerEmbedder:
     """
 
     name = "sentence-transformers"
+    per_text = True
 
     def __init__(
         self,
@@ -173,6 +184,7 @@ class OpenAIEmbedder:
     """
 
     name = "openai"
+    per_text = True
 
     def __init__(
         self,
@@ -216,6 +228,128 @@ class OpenAIEmbedder:
         return l2_normalise(np.asarray(rows, dtype=np.float64))
 
 
+def embedder_fingerprint(emb: Embedder) -> str:
+    """A short hash of what decides an embedder's vectors: its class, name and plain settings
+    (and scikit-learn's version for the corpus-fitted TF-IDF + SVD)."""
+    settings = {k: v for k, v in sorted(vars(emb).items())
+                if not k.startswith("_") and isinstance(v, str | int | float | bool | tuple | type(None))}
+    ident = {"class": f"{type(emb).__module__}.{type(emb).__qualname__}", "name": getattr(emb, "name", ""),
+             "settings": settings}
+    if isinstance(emb, TfidfSvdEmbedder):
+        import sklearn
+
+        ident["sklearn"] = sklearn.__version__
+    return hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def _text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class CachedEmbedder:
+    """``inner`` with its results kept in ``folder`` (``<folder>/<embedder fingerprint>/``).
+
+    Per-text embedders (``inner.per_text``) store one vector per text and embed only the texts
+    not stored yet; the others store one matrix per exact list of texts (the newest
+    ``max_sets`` kept). An unreadable or mismatched file is recomputed and rewritten; a folder
+    that cannot be written leaves the cache out (the result is the same, only slower).
+    ``hits``/``misses`` count texts (per text) or calls (per list).
+    """
+
+    def __init__(self, inner: Embedder, folder: str | os.PathLike[str], *, max_sets: int = 32) -> None:
+        self.inner = inner
+        self.name = getattr(inner, "name", type(inner).__name__)
+        self.per_text = bool(getattr(inner, "per_text", False))
+        self.folder = Path(folder) / embedder_fingerprint(inner)
+        self.max_sets = int(max_sets)
+        self.hits = 0
+        self.misses = 0
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        docs = _clean_texts(texts)
+        if not docs:
+            return self.inner.embed(list(texts))
+        return self._per_text(list(texts), docs) if self.per_text else self._per_set(list(texts), docs)
+
+    def _per_set(self, texts: list[str], docs: list[str]) -> np.ndarray:
+        h = hashlib.sha256()
+        for t in docs:
+            h.update(f"{len(t)}:".encode())
+            h.update(t.encode("utf-8", "surrogatepass"))
+        path = self.folder / f"set-{h.hexdigest()}.npy"
+        cached = _load(path, rows=len(docs))
+        if cached is not None:
+            self.hits += 1
+            return cached
+        self.misses += 1
+        x = np.asarray(self.inner.embed(texts))
+        if _save(path, x):
+            self._prune()
+        return x
+
+    def _per_text(self, texts: list[str], docs: list[str]) -> np.ndarray:
+        keys = [_text_hash(t) for t in docs]
+        rows: dict[str, np.ndarray] = {}
+        for k in dict.fromkeys(keys):
+            v = _load(self.folder / k[:2] / f"{k}.npy")
+            if v is not None and v.ndim == 1:
+                rows[k] = v
+        todo = [k for k in dict.fromkeys(keys) if k not in rows]
+        self.hits += sum(1 for k in keys if k in rows)
+        self.misses += len(keys) - sum(1 for k in keys if k in rows)
+        if todo:
+            first = {k: i for i, k in reversed(list(enumerate(keys)))}
+            fresh = np.asarray(self.inner.embed([texts[first[k]] for k in todo]))
+            for k, v in zip(todo, fresh, strict=True):
+                rows[k] = v
+                _save(self.folder / k[:2] / f"{k}.npy", v)
+        dims = {rows[k].shape[0] for k in keys}
+        if len(dims) != 1:  # stored vectors of another size: embed the whole list afresh
+            return np.asarray(self.inner.embed(texts))
+        return np.stack([rows[k] for k in keys])
+
+    def _prune(self) -> None:
+        sets = sorted(self.folder.glob("set-*.npy"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in sets[self.max_sets:]:
+            old.unlink(missing_ok=True)
+
+
+def _load(path: Path, rows: int | None = None) -> np.ndarray | None:
+    try:
+        x = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError):
+        return None
+    if rows is not None and (x.ndim != 2 or x.shape[0] != rows):
+        return None
+    return x
+
+
+def _save(path: Path, x: np.ndarray) -> bool:
+    """Write ``x`` atomically (a temporary file renamed); False when the folder cannot be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".npy")
+        with os.fdopen(fd, "wb") as f:
+            np.save(f, np.asarray(x), allow_pickle=False)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        return False
+
+
+def cached_embedder(emb: Embedder, folder: str | os.PathLike[str] | None = None) -> Embedder:
+    """``emb`` with the on-disk cache in ``folder`` (default ``<cache root>/embeddings``, see
+    :func:`tasks.paths.cache_root`), or ``emb`` itself when the project's caches are off."""
+    if folder is None:
+        from tasks.paths import cache_root
+
+        root = cache_root()
+        if root is None:
+            return emb
+        folder = root / "embeddings"
+    return CachedEmbedder(emb, folder)
+
+
 EMBEDDERS = {
     "tfidf": TfidfSvdEmbedder,
     "sentence-transformers": SentenceTransformerEmbedder,
@@ -234,10 +368,13 @@ def make_embedder(name: str = "tfidf", **kw: Any) -> Embedder:
 
 __all__ = [
     "EMBEDDERS",
+    "CachedEmbedder",
     "Embedder",
     "OpenAIEmbedder",
     "SentenceTransformerEmbedder",
     "TfidfSvdEmbedder",
+    "cached_embedder",
+    "embedder_fingerprint",
     "l2_normalise",
     "make_embedder",
 ]

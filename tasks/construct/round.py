@@ -510,11 +510,11 @@ def find_round_residuals(ctx: RoundContext) -> int:
 def cluster_round(ctx: RoundContext) -> int:
     """Cluster the residuals (embeddings, UMAP, HDBSCAN) and add coverage groups; rank them."""
     from tasks.construct.cluster import cluster_residuals
-    from tasks.construct.embed import make_embedder
+    from tasks.construct.embed import cached_embedder, make_embedder
 
     t0 = time.perf_counter()
     rc = ctx.cfg.construction
-    result = cluster_residuals(ctx.residuals, embedder=make_embedder(rc.embedder),
+    result = cluster_residuals(ctx.residuals, embedder=cached_embedder(make_embedder(rc.embedder)),
                                min_cluster_size=rc.min_cluster_size, seed=rc.seed)
     index_of = {r["example_id"]: r["index"] for r in ctx.residuals}
     clusters = []
@@ -540,11 +540,11 @@ def pool_embeddings(ctx: RoundContext):
     """Embeddings of every pool example (reference, answer, question head), fitted once per round."""
     import numpy as np
 
-    from tasks.construct.embed import make_embedder
+    from tasks.construct.embed import cached_embedder, make_embedder
 
-    if ctx.embeddings is None:
+    if ctx.embeddings is None:  # the same pool every round: cached on disk (embed.CachedEmbedder)
         texts = [f"{x.ref} || {x.answer} || {x.question[:120]}" for x in ctx.state.triples]
-        ctx.embeddings = np.asarray(make_embedder(ctx.cfg.construction.embedder).embed(texts))
+        ctx.embeddings = np.asarray(cached_embedder(make_embedder(ctx.cfg.construction.embedder)).embed(texts))
     return ctx.embeddings
 
 
