@@ -182,7 +182,7 @@ def test_first_marker_prefilter_never_changes_a_result(monkeypatch) -> None:
 
     pieces = ["(A)", "(B)", "(C)", "[a]", "(b)", "A.", "B.", "C.", "A)", "b)", "a)", "A:", "B:", "A\uff1a", "**A.**",
               "**B.**", "A **.**", "Options:", "choices", "Answer Choices:", " foo", " 7", " x^2", "\n", "\n", ", or",
-              " and", " A", " a", ".", ")", "**", "\t", "B ", "Which one?"]
+              " and", " A", " a", ".", ")", "**", "\t", "B ", "Which one?", "data", "ya"]
     rng = random.Random(7)
     texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 14))) for _ in range(3000)]
     styles = ["({})", "[{}]", "{}.", "{})", "{}:", "**{}.**", "{} :", "{}\uff1a"]

@@ -32,7 +32,8 @@ _LINE_LOWER_RE = re.compile(r"^[ \t]*(?P<L>[a-j])\)(?=[ \t])", re.MULTILINE)
 _INLINE_RE = re.compile(r"(?:(?<=[\s,;:])|^)(?P<L>[A-J])[ \t]*[.):：](?=[ \t])")
 # Every layout's run starts at an "A"/"a" marker, and each marker is the letter followed by one
 # of these closers: text without such an "A" lists no options, and skips the scans below.
-_FIRST_MARKER_RE = re.compile(r"[Aa](?:\*\*)?[ \t]*[.)\]:\uff1a]")
+# Every layout's letter follows a non-word character, so "formula." or "data:" is no marker.
+_FIRST_MARKER_RE = re.compile(r"(?<!\w)[Aa](?:\*\*)?[ \t]*[.)\]:\uff1a]")
 _KEYWORD_RE = re.compile(r"\b(?:answer\s+choices|options|choices)\b\s*[:：]?", re.IGNORECASE)
 
 
