@@ -39,7 +39,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "ERROR")
 
-STAGES = ("prepare", "replay", "residuals", "cluster", "draft", "validate", "freeze")
+STAGES = ("prepare", "replay", "residuals", "cluster", "draft", "validation_replay", "validate", "freeze")
+LABELS = {"validation_replay": "val.replay"}  # the base on the validation split, once per round
 TARGET_S = 120.0
 
 
@@ -176,11 +177,11 @@ def _mean(rows: list[dict], stage: str) -> float:
 
 def _row(kind: str, r: dict, header: bool = False) -> None:
     if header:
-        print(f"{'run':>8} {'round':>5} {'base':>6} " + " ".join(f"{s:>9}" for s in STAGES)
+        print(f"{'run':>8} {'round':>5} {'base':>6} " + " ".join(f"{LABELS.get(s, s):>10}" for s in STAGES)
               + f" {'total':>8} {'wall':>7} {'resid':>6} {'clust':>5} {'acc':>4} {'coverage':>8} {'accuracy':>8} "
               f"{'d.err':>5} {'load':>10}")
     t = r["timings"]
-    print(f"{kind:>8} {r['round']:>5} {r['base']:>6} " + " ".join(f"{t.get(s, 0.0):>9.2f}" for s in STAGES)
+    print(f"{kind:>8} {r['round']:>5} {r['base']:>6} " + " ".join(f"{t.get(s, 0.0):>10.2f}" for s in STAGES)
           + f" {r['total']:>8.2f} {r['wall']:>7.1f} {r['residuals']:>6} {r['clusters']:>5} {r['accepted']:>4} "
           f"{r['coverage']:>8.2%} {r['accuracy']:>8.2%} {r['direct_errors']:>5} "
           f"{r['load'][0]:>4.2f}->{r['load'][1]:.2f}", flush=True)
