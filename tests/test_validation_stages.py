@@ -275,3 +275,22 @@ def test_a_round_replays_the_validation_split_once_and_reports_both_splits(tmp_p
     assert f"On the validation split ({val['before']['n']:,} examples, never drafted from)" in md
     (row,) = round_rows([summary])
     assert len(row) == len(ROUND_COLUMNS) and row[ROUND_COLUMNS.index("validation coverage")].endswith("%")
+
+
+def test_an_error_on_a_constructed_label_is_never_tolerated_as_label_noise() -> None:
+    # the same tolerated error as above, once with a human label and once with a constructed one
+    def pool(provenance: str) -> PoolState:
+        exs = [ex(k, f"What is the capital of {c}?", city, f"The answer is {city.lower()}.", True)
+               for k, (c, city) in enumerate(CAPITALS)]
+        exs.append(Example(id="c20", question="What is the chemical formula of carbon monoxide?", reference="CO",
+                           response="The answer is Co.", label=False, source="t", domain="chemistry",
+                           split="construction", meta={"label_provenance": provenance}))
+        return PoolState(exs, TableFallback())
+
+    human = run(pool("human"), case_blind, list(range(6)), [], max_new_direct_error_rate=0.5)
+    assert human.passed and human.figures["full_replay"]["new_direct_errors"] == 1
+    assert human.figures["full_replay"]["new_direct_errors_on_constructed_labels"] == 0
+    made = run(pool("constructed:case.symbol"), case_blind, list(range(6)), [], max_new_direct_error_rate=0.5)
+    assert not made.passed and made.stage == "full_replay"
+    assert "1 new direct errors on constructed labels" in made.reason and "allowed 0" in made.reason
+    assert made.errors and made.errors[0]["response"] == "The answer is Co."

@@ -69,7 +69,12 @@ def _replay_effect(order: list[str], draft: Draft, dec: list[str], state: PoolSt
     corrections = sum(1 for i in range(len(state))
                       if current_preds[i] != state.labels[i] and preds[i] == state.labels[i])
     allowed = max(cfg.max_new_direct_errors, int(cfg.max_new_direct_error_rate * len(new_direct)))
+    # a constructed label is set by a written rule, not by a person: an error on it is the
+    # candidate's, never label noise, so the rate allowance does not cover it
+    constructed = sum(1 for i in wrong if state.examples[i].label_provenance.startswith("constructed"))
     figs = {"n": len(state), "new_direct_decisions": len(new_direct), "new_direct_errors": len(wrong),
+            "new_direct_errors_on_constructed_labels": constructed,
+            "allowed_errors_on_constructed_labels": cfg.max_new_direct_errors,
             "new_direct_error_ids": [state.examples[i].id for i in wrong[:50]], "allowed_errors": allowed,
             "regressions": regressions, "corrections": corrections,
             "fallback_calls_saved": before["fallback_calls"] - after["fallback_calls"], "before": before,
@@ -153,6 +158,10 @@ def validate_draft(draft: Draft, cluster_idx: Sequence[int], counter_idx: Sequen
         return Validation(False, "full_replay", f"{len(wrong)} new direct errors and {regressions} "
                           f"regressions on the construction pool (allowed {allowed})", figs, dec, revises,
                           errors=errors)
+    if full["new_direct_errors_on_constructed_labels"] > cfg.max_new_direct_errors:
+        return Validation(False, "full_replay", f"{full['new_direct_errors_on_constructed_labels']} new direct "
+                          "errors on constructed labels of the construction pool (a written rule set them: "
+                          f"allowed {cfg.max_new_direct_errors})", figs, dec, revises, errors=errors)
     if corrections + max(0, full["fallback_calls_saved"]) < cfg.min_gain:
         return Validation(False, "full_replay", "no gain: corrects nothing and saves no fallback call", figs,
                           dec, revises)
@@ -179,7 +188,8 @@ def validate_draft(draft: Draft, cluster_idx: Sequence[int], counter_idx: Sequen
         v_allowed = held["allowed_errors"]
         v_errors = _records(vs, val_wrong, val_dec, "validation", "validation_split",
                             None if len(val_wrong) <= v_allowed else 50)
-        if len(val_wrong) > v_allowed or held["regressions"] > v_allowed:
+        if (len(val_wrong) > v_allowed or held["regressions"] > v_allowed
+                or held["new_direct_errors_on_constructed_labels"] > cfg.max_new_direct_errors):
             first = vs.examples[val_wrong[0]] if val_wrong else None
             example = (f"; e.g. {val_dec[val_wrong[0]]} on {excerpt(first.question, 100)!r} -> "
                        f"{excerpt(first.response, 100, tail=True)!r} (labelled "
@@ -187,7 +197,9 @@ def validate_draft(draft: Draft, cluster_idx: Sequence[int], counter_idx: Sequen
                        if first is not None else "")
             return Validation(False, "validation_split", f"{len(val_wrong)} new direct errors and "
                               f"{held['regressions']} regressions on the validation split of "
-                              f"{_n(held['n'])} examples (allowed {v_allowed}){example}", figs, dec, revises,
+                              f"{_n(held['n'])} examples (allowed {v_allowed}; on constructed labels "
+                              f"{held['new_direct_errors_on_constructed_labels']}, allowed "
+                              f"{cfg.max_new_direct_errors}){example}", figs, dec, revises,
                               val_dec, errors=v_errors)
         errors += v_errors
     n_err = len(wrong) + (figs["validation_split"].get("new_direct_errors") or 0)
