@@ -29,6 +29,7 @@ from verifier_runtime.toolkit.choices import LETTERS, letter_and_text, parse_cho
 from verifier_runtime.toolkit.commit import Commitment, split_candidates, strip_label
 from verifier_runtime.toolkit.compare import Answer, compare_answers, parse_answer
 from verifier_runtime.toolkit.cues import Cues
+from verifier_runtime.toolkit.extract import clean_answer
 from verifier_runtime.toolkit.forms import form_violations
 from verifier_runtime.toolkit.latex.numeric import numeric_value
 from verifier_runtime.toolkit.numbers import Number, parse_number, round_to_decimals, round_to_sig_figs
@@ -107,8 +108,7 @@ def pass_guard(x: Any, answer: str | None = None) -> str | None:
             return "hedge:plus_minus"  # two values where the reference is one (R2.3)
         if is_restatement(a, ref, x.question):
             return "restatement:question_expression"
-        info = x.answer_info
-        if info is not None and info.method in ("whole", "last_line") and x.question and info.echo:
+        if _echoed(x):
             return "invalid:echo"
         cues = x.cues
         if cues is not None and cues.form_requirements:
@@ -121,6 +121,13 @@ def pass_guard(x: Any, answer: str | None = None) -> str | None:
         return None
     except (ValueError, TypeError, AttributeError, ArithmeticError, RecursionError, IndexError):
         return "guard:error"
+
+
+def _echoed(x: Any) -> bool:
+    """R2.6: the response only copies the question. The echo test runs only where an echo is
+    possible (an answer read from the whole text or its last line, never behind a marker)."""
+    info = x.answer_info
+    return info is not None and info.method in ("whole", "last_line") and bool(x.question) and info.echo
 
 
 def reference_stated(x: Any, phrase: str, answer: str | None = None) -> bool:
@@ -268,7 +275,7 @@ def _judge(x: Any) -> Judgment:
     cues = x.cues
     # options matter only where a letter is in play (the reference or the answer names one)
     options = x.options if _is_letter(ref) or _STANDALONE_LETTER_RE.search(c.text or c.answer or "") else {}
-    if options and info is not None and info.method in ("whole", "last_line") and info.echo:
+    if options and _echoed(x):
         return Judgment(False, "invalid:echo")  # a copy of the question: its last option line is no choice
     if c.several and (options or _is_letter(ref)) and c.text:
         j = _choice(c.text, ref, options, cues)  # "(A) 3 and 5": one option, written with its text
@@ -584,14 +591,12 @@ def _no_form(cues: Cues | None) -> Cues | None:
 # ----------------------------------------------------------------------------- choices
 # "B", "(B)", "B.", and a lower-case letter in brackets: "(b)" (inline options: "(a) ... (b) ...")
 _LETTER_RE = re.compile(r"^\s*+(?:[(\[]\s*+[A-Ja-j]\s*+[)\]]|[A-J]\s*+\.?)\s*$")
-_TEXT_WRAP_RE = re.compile(r"^\s*+\$?\s*+\\(?:text|mathrm|textbf)\s*+\{([^{}]*)\}\s*+\$?\s*$")
 
 
 def _is_letter(s: str) -> bool:
     if not s:
         return False
-    m = _TEXT_WRAP_RE.match(s) if "\\" in s else None  # "\text{(E)}"
-    return bool(_LETTER_RE.match(m.group(1) if m else s))
+    return bool(_LETTER_RE.match(clean_answer(s) if "\\" in s or "$" in s else s))  # "\text{(E)}", "$B$"
 
 
 def _choice(answer: str, ref: str, options: dict[str, str], cues: Cues | None) -> Judgment | None:
@@ -1204,10 +1209,8 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 return Judgment(stated, "equal:reference_in_answer" if stated else "differ:reference_not_committed")
     if _REFUSAL_RE.match(answer.strip()):
         return Judgment(False, "invalid:refusal")
-    info = x.answer_info if x is not None else None
-    if (info is not None and info.method in ("whole", "last_line") and x.question
-            and len(answer) >= len(x.question) // 2 and info.echo):
-        return Judgment(False, "invalid:echo")  # (the echo test runs only where an echo is possible)
+    if x is not None and x.question and len(answer) >= len(x.question) // 2 and _echoed(x):
+        return Judgment(False, "invalid:echo")
     if _mathy(ref) and not _mathy(answer):
         return Judgment(False, "differ:answer_not_comparable")  # a value asked, prose given
     return Judgment(False, "differ:text")
