@@ -147,3 +147,81 @@ def test_budget_holds_in_a_forked_child() -> None:
             os._exit(code)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+# --- one watch for a series of calls (a cascade call's modules) ------------------------------
+
+
+def test_one_watch_interrupts_each_runaway_call_and_the_next_call_still_runs() -> None:
+    from verifier_runtime.limits import run_watched
+
+    def body(watch):
+        out = []
+        for spin_s in (5.0, 0.0, 5.0, 0.0):
+            t0 = time.monotonic()
+            try:
+                watch.call(0.1, _spin, spin_s)
+                out.append(("returned", time.monotonic() - t0))
+            except BudgetExceeded:
+                out.append(("interrupted", time.monotonic() - t0))
+        _spin(0.4)  # idle between calls: an earlier call's spent deadline never fires here
+        return out
+
+    out = run_watched(body)
+    assert [kind for kind, _ in out] == ["interrupted", "returned", "interrupted", "returned"]
+    assert all(took < 1.0 for _, took in out), out
+    assert remaining() is None
+
+
+def test_one_watch_keeps_the_enclosing_budget_and_the_call_deadline() -> None:
+    from verifier_runtime.limits import run_watched
+
+    def body(watch):
+        seen = watch.call(10.0, lambda _: remaining(), None)
+        capped = watch.call(10.0, lambda _: remaining(), None, time.monotonic() + 0.05)
+        after = remaining()
+        return seen, capped, after
+
+    with budget(0.3):
+        seen, capped, after = run_watched(body)
+        assert 0 < seen <= 0.3 and 0 < capped <= 0.05 and 0 < after <= 0.3
+    assert remaining() is None
+
+
+def test_one_watch_leaves_the_watchdog_table_and_leaks_no_interrupt_from_many_threads() -> None:
+    """Calls that overrun right at their deadline, from 8 threads, each thread one watch for 200."""
+    from verifier_runtime import limits
+
+    leaked: list[BaseException] = []
+    counts = {"interrupted": 0, "finished": 0}
+    lock = threading.Lock()
+
+    def body(watch, seed):
+        for k in range(200):
+            try:
+                watch.call(0.0005 * ((seed + k) % 7), _spin, 0.0005 * ((seed * 3 + k) % 5))
+                with lock:
+                    counts["finished"] += 1
+            except BudgetExceeded:
+                with lock:
+                    counts["interrupted"] += 1
+
+    def worker(seed: int) -> None:
+        try:
+            limits.run_watched(body, seed)
+            _spin(0.3)  # after the watch ended: nothing may land here any more
+        except BaseException as e:  # noqa: BLE001 - a leaked interrupt is the failure we look for
+            leaked.append(e)
+
+    threads = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not any(t.is_alive() for t in threads), "deadlocked"
+    assert not leaked, leaked
+    assert counts["interrupted"] + counts["finished"] == 8 * 200
+    assert counts["interrupted"] > 0 and counts["finished"] > 0
+    mine = {t.ident for t in threads}
+    time.sleep(0.2)  # the watchdog drops ended watches on its next poll
+    assert not [e for e in list(limits._WATCHDOG._entries.values()) if e.thread_id in mine and e.active]

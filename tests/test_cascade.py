@@ -83,3 +83,44 @@ def test_verifier_uses_the_cascade(tmp_path: Path) -> None:
     assert verdict.decided_by == "m2" and verdict.correct is False
     assert list(verdict.trace) == [("m1", "ABSTAIN", "no"), ("m2", "FAIL", "always")]
     assert [r["decided_by"] for r in replay_rows(v, [("q", "r", "s")])] == ["m2"]
+
+
+def test_a_runaway_module_is_cut_at_its_own_budget_and_the_next_one_decides() -> None:
+    """The cascade call's one watch interrupts each runaway module at its module budget; the
+    interrupt never reaches the modules after it, in any thread, and a reason code seen once is
+    still checked by content (a cached code is never a free pass for another string)."""
+    import threading
+
+    def spin(x):
+        end = time.monotonic() + 5
+        while time.monotonic() < end:
+            pass
+        return Decision.abstain("never")
+
+    def slow_pass(x):
+        time.sleep(0.05)  # longer than the watchdog's first nudge: a stale interrupt would land here
+        return Decision.passed("equal")
+
+    # budgets with room for a loaded machine: "ok" needs 0.05 s of its 0.5 s
+    c = Cascade([("spin1", spin), ("spin2", spin), ("ok", slow_pass)], module_budget_s=0.5)
+    results = []
+
+    def run():
+        t0 = time.monotonic()
+        results.append((c.run(Triple("q", "r", "s"), time.monotonic() + 10), time.monotonic() - t0))
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    assert len(results) == 4
+    for run_, took in results:
+        assert run_.trace == (("spin1", "ABSTAIN", "module_timeout"), ("spin2", "ABSTAIN", "module_timeout"),
+                              ("ok", "PASS", "equal")), run_.trace
+        assert run_.decided == 2 and took < 5.0
+    # a call deadline tighter than the module budget: the rest of the call is skipped
+    late = c.run(Triple("q", "r", "s"), time.monotonic() + 0.2)
+    assert late.trace[0] == ("spin1", "ABSTAIN", "budget_exhausted") and late.decided is None
+    odd = Cascade([("a", lambda x: Decision.passed("has space"))], module_budget_s=1.0)
+    assert odd.run(Triple("q", "r", "s"), time.monotonic() + 5).decision.reason == "module_reason_refused"

@@ -31,7 +31,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from verifier_runtime.fallback.base import Fallback
-from verifier_runtime.limits import BudgetExceeded, call_in_pool, call_with_budget, remaining
+from verifier_runtime.limits import (
+    BudgetExceeded,
+    Watch,
+    call_in_pool,
+    call_with_budget,
+    remaining,
+    run_watched,
+)
 from verifier_runtime.triple import Triple
 from verifier_runtime.types import ABSTAIN, Decision, FallbackResult
 
@@ -54,16 +61,21 @@ def first_direct(labels: Iterable[str]) -> int | None:
 
 
 def run_decide(decide: Any, x: Triple, budget_s: float, *, strict: bool = False, module_id: str = "",
-               call_deadline: float | None = None) -> Decision:
+               call_deadline: float | None = None, watch: Watch | None = None) -> Decision:
     """Run one module's ``decide`` under its time budget; errors and overruns become abstentions.
 
     ``call_deadline`` (``time.monotonic`` clock): the whole call's deadline, which caps the
-    module's budget; an overrun past it is reported as ``budget_exhausted``.
+    module's budget; an overrun past it is reported as ``budget_exhausted``. ``watch``: the
+    cascade call's one watchdog registration (:func:`~verifier_runtime.limits.run_watched`),
+    else the module gets a watch of its own.
     """
-    if call_deadline is not None:
-        budget_s = min(budget_s, call_deadline - time.monotonic())
     try:
-        d = call_with_budget(budget_s, decide, x)
+        if watch is not None:
+            d = watch.call(budget_s, decide, x, call_deadline)
+        else:
+            if call_deadline is not None:
+                budget_s = min(budget_s, call_deadline - time.monotonic())
+            d = call_with_budget(budget_s, decide, x)
     except BudgetExceeded:
         if strict:
             raise
@@ -78,11 +90,23 @@ def run_decide(decide: Any, x: Triple, budget_s: float, *, strict: bool = False,
         if strict:
             raise TypeError(f"module {module_id} returned {d!r}, not a Decision")
         return Decision(ABSTAIN, "module_bad_return")
-    if type(d.reason) is not str or not _REASON_CODE.fullmatch(d.reason):
+    reason = d.reason
+    if type(reason) is not str or (reason not in _CODES and not _reason_code(reason)):
         # a reason is a short code; anything else (long, free text, computed from the input or
         # the host) never reaches the caller
         return Decision(d.label, "module_reason_refused")
     return d
+
+
+_CODES: dict[str, None] = {}  # reason codes already accepted (modules use a few fixed ones), at most 4096
+
+
+def _reason_code(reason: str) -> bool:
+    if not _REASON_CODE.fullmatch(reason):
+        return False
+    if len(_CODES) < 4096:
+        _CODES[reason] = None
+    return True
 
 
 def judge_with_fallback(fallback: Fallback, x: Triple, *, guidance: str, budget_s: float,
@@ -153,31 +177,37 @@ class Cascade:
             return CascadeRun(None, None, (("*", ABSTAIN, "input_too_large"),), (ABSTAIN,) * n if exhaustive else ())
         trace: list[TraceEntry] = []
         labels: list[str] = []
-        decided: int | None = None
-        decision: Decision | None = None
+        found: list[Any] = [None, None]  # the deciding module's position and its decision
         try:
-            for k, (mid, decide) in enumerate(self.modules):
-                if decided is None:
-                    if time.monotonic() >= deadline:
-                        trace.append(("*", ABSTAIN, "budget_exhausted"))
-                        break
-                    d = run_decide(decide, x, self.module_budget_s, strict=self.strict, module_id=mid,
-                                   call_deadline=deadline)
-                    trace.append((mid, d.label, d.reason))
-                    labels.append(d.label)
-                    if d.direct:
-                        decided, decision = k, d
-                        if not exhaustive:
-                            break
-                else:  # exhaustive, after the decision: each later module under its own budget
-                    labels.append(run_decide(decide, x, self.module_budget_s, module_id=mid).label)
+            # one watchdog registration for all the modules of this call, each under its own budget
+            run_watched(self._modules, x, deadline, exhaustive, trace, labels, found)
         except BudgetExceeded:  # an enclosing budget's interrupt, between modules
             if self.strict:
                 raise
             trace.append(("*", ABSTAIN, "budget_exhausted"))
         if exhaustive:
             labels += [ABSTAIN] * (n - len(labels))
-        return CascadeRun(decided, decision, tuple(trace), tuple(labels) if exhaustive else ())
+        return CascadeRun(found[0], found[1], tuple(trace), tuple(labels) if exhaustive else ())
+
+    def _modules(self, watch: Watch, x: Triple, deadline: float, exhaustive: bool, trace: list[TraceEntry],
+                 labels: list[str], found: list[Any]) -> None:
+        decided = None
+        for k, (mid, decide) in enumerate(self.modules):
+            if decided is None:
+                if time.monotonic() >= deadline:
+                    trace.append(("*", ABSTAIN, "budget_exhausted"))
+                    return
+                d = run_decide(decide, x, self.module_budget_s, strict=self.strict, module_id=mid,
+                               call_deadline=deadline, watch=watch)
+                trace.append((mid, d.label, d.reason))
+                labels.append(d.label)
+                if d.direct:
+                    decided = found[0] = k
+                    found[1] = d
+                    if not exhaustive:
+                        return
+            else:  # exhaustive, after the decision: each later module under its own budget
+                labels.append(run_decide(decide, x, self.module_budget_s, module_id=mid, watch=watch).label)
 
     def decide_all(self, x: Triple) -> list[tuple[str, Decision]]:
         """Every module's decision on ``x`` without short-circuit, each under its own budget."""

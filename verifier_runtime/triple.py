@@ -13,10 +13,13 @@ from verifier_runtime.limits import MAX_QUESTION_CHARS, MAX_REFERENCE_CHARS, MAX
 from verifier_runtime.toolkit.choices import parse_options
 from verifier_runtime.toolkit.commit import commitment_of
 from verifier_runtime.toolkit.compare import parse_answer
+from verifier_runtime.toolkit.criterion import numeric_aliases, several_allowed
 from verifier_runtime.toolkit.cues import question_cues
 from verifier_runtime.toolkit.extract import extract_final_answer, extract_reference
 from verifier_runtime.toolkit.numbers import parse_number
 from verifier_runtime.toolkit.units import parse_quantity
+
+_UNSET = object()  # a view not computed yet (``None`` is a computed value: "cannot be read")
 
 
 def _as_text(value: Any) -> str:
@@ -63,20 +66,20 @@ class Triple:
     @property
     def answer_info(self):
         """The response's :class:`~verifier_runtime.toolkit.extract.Extracted` final answer."""
-        try:
-            return self._cache["answer_info"]
-        except KeyError:
-            return self._get("answer_info", lambda: extract_final_answer(self.response, self.question))
+        value = self._cache.get("answer_info", _UNSET)
+        if value is _UNSET:
+            value = self._get("answer_info", lambda: extract_final_answer(self.response, self.question))
+        return value
 
     @property
     def commitment(self):
         """The :class:`~verifier_runtime.toolkit.commit.Commitment` of the final answer: what the
         response commits to after retractions and negations, and the candidates it offers."""
-        try:
-            return self._cache["commitment"]
-        except KeyError:
+        value = self._cache.get("commitment", _UNSET)
+        if value is _UNSET:
             info = self.answer_info
-            return self._get("commitment", lambda: commitment_of(info) if info is not None else None)
+            value = self._get("commitment", lambda: commitment_of(info) if info is not None else None)
+        return value
 
     @property
     def answer(self) -> str | None:
@@ -84,10 +87,10 @@ class Triple:
         compare: no answer, a retracted or only negated one, or several candidates where one value
         is asked (a hedge or a list: ``docs/criterion.md`` R2). Several values where several are
         asked come joined by ``", "``."""
-        try:
-            return self._cache["answer"]
-        except KeyError:
-            return self._get("answer", self._committed_answer)
+        value = self._cache.get("answer", _UNSET)
+        if value is _UNSET:
+            value = self._get("answer", self._committed_answer)
+        return value
 
     def _committed_answer(self) -> str | None:
         c = self.commitment
@@ -95,8 +98,6 @@ class Triple:
             return None
         if not c.several:
             return c.candidates[0] if c.candidates else c.answer
-        from verifier_runtime.toolkit.criterion import several_allowed
-
         return c.answer if several_allowed(self) else None
 
     @property
@@ -107,10 +108,10 @@ class Triple:
 
     @property
     def reference_info(self):
-        try:
-            return self._cache["reference_info"]
-        except KeyError:
-            return self._get("reference_info", lambda: extract_reference(self.reference))
+        value = self._cache.get("reference_info", _UNSET)
+        if value is _UNSET:
+            value = self._get("reference_info", lambda: extract_reference(self.reference))
+        return value
 
     @property
     def ref(self) -> str | None:
@@ -121,81 +122,95 @@ class Triple:
     # --- question ---------------------------------------------------------------------
     @property
     def cues(self):
-        try:
-            return self._cache["cues"]
-        except KeyError:
-            return self._get("cues", lambda: question_cues(self.question))
+        value = self._cache.get("cues", _UNSET)
+        if value is _UNSET:
+            value = self._get("cues", lambda: question_cues(self.question))
+        return value
 
     @property
     def options(self) -> dict[str, str]:
-        try:
-            return self._cache["options"] or {}
-        except KeyError:
-            return self._get("options", lambda: parse_options(self.question)) or {}
+        value = self._cache.get("options", _UNSET)
+        if value is _UNSET:
+            value = self._get("options", lambda: parse_options(self.question))
+        return value or {}
 
     # --- typed answers ----------------------------------------------------------------
     @property
     def parsed_answer(self):
         """The response's final answer as a typed :class:`~verifier_runtime.toolkit.compare.Answer`."""
-        try:
-            return self._cache["parsed_answer"]
-        except KeyError:
-            return self._get("parsed_answer", lambda: parse_answer(self.answer) if self.answer else None)
+        value = self._cache.get("parsed_answer", _UNSET)
+        if value is _UNSET:
+            value = self._get("parsed_answer", lambda: parse_answer(self.answer) if self.answer else None)
+        return value
 
     @property
     def numeric_alias_ref(self) -> bool:
         """The reference lists whole-number alternatives (``1984/2010`` to "when ..."): no single
         typed value; the typed reference views are ``None`` and the judge tries each alternative."""
-        try:
-            return self._cache["numeric_alias_ref"]
-        except KeyError:
-            from verifier_runtime.toolkit.criterion import numeric_aliases
-
+        value = self._cache.get("numeric_alias_ref", _UNSET)
+        if value is _UNSET:
             ref = self.ref or ""
-            return self._get("numeric_alias_ref", lambda: "/" in ref and bool(numeric_aliases(ref, self.question)))
+            value = self._get("numeric_alias_ref", lambda: "/" in ref and bool(numeric_aliases(ref, self.question)))
+        return value
 
     @property
     def parsed_ref(self):
-        try:
-            return self._cache["parsed_ref"]
-        except KeyError:
-            return self._get("parsed_ref", lambda: parse_answer(self.ref) if self.ref and not self.numeric_alias_ref
+        value = self._cache.get("parsed_ref", _UNSET)
+        if value is _UNSET:
+            value = self._get("parsed_ref", lambda: parse_answer(self.ref) if self.ref and not self.numeric_alias_ref
                              else None)
+        return value
 
     @property
     def number_answer(self):
         """The response's final answer as a :class:`~verifier_runtime.toolkit.numbers.Number` (or None)."""
-        try:
-            return self._cache["number_answer"]
-        except KeyError:
-            return self._get("number_answer", lambda: parse_number(self.answer) if self.answer else None)
+        value = self._cache.get("number_answer", _UNSET)
+        if value is _UNSET:
+            value = self._get("number_answer", lambda: parse_number(self.answer) if self.answer else None)
+        return value
 
     @property
     def number_ref(self):
-        try:
-            return self._cache["number_ref"]
-        except KeyError:
-            return self._get("number_ref", lambda: parse_number(self.ref) if self.ref and not self.numeric_alias_ref
+        value = self._cache.get("number_ref", _UNSET)
+        if value is _UNSET:
+            value = self._get("number_ref", lambda: parse_number(self.ref) if self.ref and not self.numeric_alias_ref
                              else None)
+        return value
 
     @property
     def quantity_answer(self):
         """The response's final answer as a :class:`~verifier_runtime.toolkit.units.Quantity` (or None)."""
-        try:
-            return self._cache["quantity_answer"]
-        except KeyError:
-            return self._get("quantity_answer", lambda: parse_quantity(self.answer) if self.answer else None)
+        value = self._cache.get("quantity_answer", _UNSET)
+        if value is _UNSET:
+            value = self._get("quantity_answer", lambda: parse_quantity(self.answer) if self.answer else None)
+        return value
 
     @property
     def quantity_ref(self):
-        try:
-            return self._cache["quantity_ref"]
-        except KeyError:
-            return self._get("quantity_ref", lambda: parse_quantity(self.ref) if self.ref else None)
+        value = self._cache.get("quantity_ref", _UNSET)
+        if value is _UNSET:
+            value = self._get("quantity_ref", lambda: parse_quantity(self.ref) if self.ref else None)
+        return value
 
     def view(self, name: str, compute):
         """A custom cached view: ``x.view("key", lambda: ...)`` for module-specific parsing."""
-        return self._get("custom:" + name, compute)
+        key = "custom:" + name
+        value = self._cache.get(key, _UNSET)
+        if value is _UNSET:
+            value = self._get(key, compute)
+        return value
+
+    def memo(self, key: tuple, compute):
+        """``compute()`` once per triple under ``key``: for the toolkit's rules that several modules
+        ask with the same arguments (a module that abstains after its guard, then the next one with
+        the same comparison). Unlike a view, an error is not kept: it propagates, and the next call
+        computes again, exactly as without the memo."""
+        k = ("memo", key)
+        value = self._cache.get(k, _UNSET)
+        if value is _UNSET:
+            value = compute()
+            self._cache[k] = value
+        return value
 
     def __repr__(self) -> str:
         return f"Triple(question={self.question[:40]!r}, reference={self.reference[:40]!r}, response={self.response[:40]!r})"
