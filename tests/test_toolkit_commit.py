@@ -153,3 +153,39 @@ def test_a_negated_latex_value_is_not_committed(response: str, negated: str, aff
     c = final_commitment(response)
     assert c.negated and c.negated[0].strip("$ ") == negated
     assert (c.answer.strip("$ ") if c.answer else None) == affirmed
+
+
+@pytest.mark.parametrize(
+    ("response", "candidates"),
+    [
+        ("The answer is:\n(B): Nitrogen\n(D): Argon", ("(B): Nitrogen", "(D): Argon")),
+        ("The answer is:\n(B): Nitrogen.\n(D): Argon.\n(E): Neon.", ("(B): Nitrogen", "(D): Argon", "(E): Neon")),
+        ("The answer is: (B): Nitrogen. (D): Argon.", ("(B): Nitrogen", "(D): Argon")),
+        ("The answer is: (B): Nitrogen (D): Argon", ("(B): Nitrogen", "(D): Argon")),
+        ("The answer is:\nB. Nitrogen\n\nC. Argon", ("B. Nitrogen", "C. Argon")),
+    ],
+)
+def test_several_marked_options_are_several_candidates(response: str, candidates: tuple[str, ...]) -> None:
+    c = final_commitment(response)
+    assert c.candidates == candidates
+    assert c.joiner == "and" and c.several
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "The answer is:\n(B): Nitrogen\n\nNitrogen is inert, so it accumulates.",  # prose after one option
+        "The answer is:\n(B): Nitrogen\n(B): Nitrogen",  # the same option twice is one option
+        "The answer is (B): Nitrogen, as (D) is a noble gas.",  # another letter in prose, not a listing
+        "The answer is 12.\nB. The next step checks it.",  # the answer has no marker
+    ],
+)
+def test_one_marked_option_stays_one_answer(response: str) -> None:
+    c = final_commitment(response)
+    assert not c.several, c
+
+
+def test_an_option_listing_is_bounded() -> None:
+    lines = "\n".join(f"({chr(65 + k % 10)}): text {k}" for k in range(60))  # letters A-J, then repeats
+    c = final_commitment("The answer is:\n" + lines)
+    assert len(c.candidates) == 10  # a repeated letter ends the listing

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 
 from verifier_runtime.toolkit.extract import Extracted, clean_answer, extract_final_answer, find_boxed
 
-__all__ = ["Commitment", "commitment_of", "final_commitment", "final_statement", "split_candidates", "strip_label"]
+__all__ = ["Commitment", "commitment_of", "final_commitment", "final_statement", "option_marker", "split_candidates",
+           "strip_label"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -655,7 +656,11 @@ def _commitment(ex: Extracted) -> Commitment:
                                   method=ex.method)
             answer = affirmed
         text = answer
-        items, joiner, hedged = split_candidates(answer, keep_repeats=True)
+        listed = _option_list(answer, ex.tail) if ex.method != "boxed" and not why else ()
+        if listed:
+            items, joiner, hedged, text = listed, "and", False, ", ".join(listed)
+        else:
+            items, joiner, hedged = split_candidates(answer, keep_repeats=True)
         candidates = _distinct(items)
     else:
         text = ", ".join(candidates)
@@ -672,6 +677,48 @@ def _commitment(ex: Extracted) -> Commitment:
         answer = candidates[0]
     return Commitment(answer, candidates, joiner, hedged, reason, tuple(negated), tuple(retracted), ex.method,
                       text, items)
+
+
+# ---------------------------------------------------------------- several options listed
+# An answer that starts with an option marker ("(B): ...", "B. ...", "**C)** ...") and goes on
+# with more marked options, on its own line or on the lines right after it, lists options.
+_OPTION_MARK_RE = re.compile(r"^[ \t*]*+(?:\(([A-J])\)|([A-J])[.:)])(?=[ \t:*]|$)")
+_INLINE_MARK_RE = re.compile(r"(?<=[.;,])[ \t]++(?=\([A-J]\)[ \t:])|(?<=\S)[ \t]++(?=\([A-J]\)[ \t]*+:)")
+_MAX_OPTION_LINES = 12
+
+
+def option_marker(line: str) -> str | None:
+    """The option letter a line starts with ("(B): ...", "B. ...", "C) ..."), or ``None``."""
+    m = _OPTION_MARK_RE.match(line)
+    return (m.group(1) or m.group(2)) if m else None
+
+
+def _option_list(answer: str, tail: str) -> tuple[str, ...]:
+    """The options an answer lists, each with its text (``("(B): x", "(D): y")``), when it lists
+    more than one; else ``()``. The lines after the answer count while each starts with another
+    option marker (the rest of the answer's own line may only close the sentence)."""
+    first = option_marker(answer)
+    if first is None:
+        return ()
+    parts = [p.strip() for p in _INLINE_MARK_RE.split(answer)]
+    letters = [option_marker(p) for p in parts]
+    if len(parts) > 1 and None not in letters and len(set(letters)) == len(letters):
+        return tuple(p.rstrip(".;, ") for p in parts)
+    items, seen = [answer], {first}
+    lines = tail.split("\n")
+    if len(lines) < 2 or lines[0].strip(" \t.;,*") or len(items) >= _MAX_OPTION_LINES:
+        return ()
+    for line in lines[1:_MAX_OPTION_LINES + 1]:
+        if not line.strip():
+            if len(items) > 1:
+                break
+            continue
+        letter = option_marker(line)
+        if letter is None or letter in seen:
+            break
+        seen.add(letter)
+        items.append(line.strip().rstrip(".;, "))
+    return tuple(items) if len(items) > 1 else ()
 
 
 def _distinct(items: tuple[str, ...]) -> tuple[str, ...]:

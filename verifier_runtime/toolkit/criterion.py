@@ -26,7 +26,7 @@ from typing import Any
 
 from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.choices import LETTERS, letter_and_text, parse_choice
-from verifier_runtime.toolkit.commit import Commitment, split_candidates, strip_label
+from verifier_runtime.toolkit.commit import Commitment, option_marker, split_candidates, strip_label
 from verifier_runtime.toolkit.compare import Answer, compare_answers, parse_answer
 from verifier_runtime.toolkit.cues import Cues
 from verifier_runtime.toolkit.extract import clean_answer
@@ -277,7 +277,7 @@ def _judge(x: Any) -> Judgment:
     options = x.options if _is_letter(ref) or _STANDALONE_LETTER_RE.search(c.text or c.answer or "") else {}
     if options and _echoed(x):
         return Judgment(False, "invalid:echo")  # a copy of the question: its last option line is no choice
-    if c.several and (options or _is_letter(ref)) and c.text:
+    if c.several and (options or _is_letter(ref)) and c.text and not all(option_marker(k) for k in c.candidates):
         j = _choice(c.text, ref, options, cues)  # "(A) 3 and 5": one option, written with its text
         if j is not None and j.correct:
             return j
@@ -670,8 +670,9 @@ def is_restatement(answer: str, reference: str, question: str) -> bool:
     if not answer or not question or len(answer) > _MAX_RESTATEMENT_CHARS or not _OPERATOR_RE.search(answer):
         return False
     a = _squash(answer)
-    if len(a) < 2 or a == _squash(reference):
-        return False
+    r = _squash(reference)
+    if len(a) < 2 or a == r or r.endswith("=" + a):
+        return False  # the answer says what the reference says ("-1" for "x=-1", itself in the question)
     for sq in _question_spans(question):
         if a == sq or (len(a) >= 5 and _bounded_in(a, sq)) or (len(a) >= 2 and _bounded_in(a, sq) and len(sq) <= 12):
             return True
