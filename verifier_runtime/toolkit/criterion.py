@@ -102,12 +102,16 @@ def pass_guard(x: Any, answer: str | None = None) -> str | None:
         if not a:
             return "invalid:no_final_answer"
         ref = x.ref or ""
-        if _dangling(a):
+        if _dangling(a) or (answer is None and _cut_off(x.answer_info)):
             return "invalid:truncated"
         if ("\\pm" in a or "\u00b1" in a or "\\mp" in a) and not ("\\pm" in ref or "\u00b1" in ref or "\\mp" in ref):
             return "hedge:plus_minus"  # two values where the reference is one (R2.3)
         if is_restatement(a, ref, x.question):
             return "restatement:question_expression"
+        if _NEGATED_EQ_RE.match(a):  # "-x = 2" states x = -2, whatever number a module compared
+            j = compare_candidate(a, ref, x.cues, x)
+            if j is None or not j.correct:
+                return j.reason if j is not None else "guard:negated_label"
         if _echoed(x):
             return "invalid:echo"
         cues = x.cues
@@ -121,6 +125,12 @@ def pass_guard(x: Any, answer: str | None = None) -> str | None:
         return None
     except (ValueError, TypeError, AttributeError, ArithmeticError, RecursionError, IndexError):
         return "guard:error"
+
+
+def _cut_off(info: Any) -> bool:
+    """R1.3: the response stops mid-way (inside a math span it opened) and its answer was read
+    from the text itself, not behind a marker written before the cut."""
+    return info is not None and info.truncated and info.method in ("whole", "last_line")
 
 
 def _echoed(x: Any) -> bool:
@@ -284,7 +294,7 @@ def _judge(x: Any) -> Judgment:
     if c.several:
         return _several(x, c, cues, options)
     answer = c.candidates[0] if c.candidates else c.answer
-    if _dangling(c.text or answer):
+    if _dangling(c.text or answer) or _cut_off(info):
         return Judgment(False, "invalid:truncated")
     if options or _is_letter(ref):
         j = _choice(answer, ref, options, cues)
@@ -734,6 +744,9 @@ def _unlabel(text: str, ref_is_equation: bool, cues: Cues | None, question: str 
         label, value = value, label  # "-3 = x": the value written first
     if len(parts) == 2 and question and _names_question_expression(label, question):
         return value, label  # "2x = 1,234" for "compute 2x": the question's own expression names the value
+    neg = _NEGATED_LABEL_RE.match(label)
+    if neg and len(parts) == 2 and value and not _APPROX_RE.search(text):
+        return f"-({value})", neg.group(1)  # "-y = -1/4" states y = 1/4
     simple, _ = strip_label(f"{label} = 0")
     if simple is None and not _FUNC_LABEL_RE.match(label) and len(parts) == 2 and not _APPROX_RE.search(text):
         if _arithmetic(label):
@@ -744,6 +757,8 @@ def _unlabel(text: str, ref_is_equation: bool, cues: Cues | None, question: str 
     return value, label
 
 
+_NEGATED_LABEL_RE = re.compile(r"^[-\u2212]\s*([A-Za-z])$")
+_NEGATED_EQ_RE = re.compile(r"^\s*[-\u2212]\s*[A-Za-z]\s*=")
 _ARITH_RE = re.compile(r"^[\d\s.,+\-*/^()\u00d7\u00b7\u2212:]+$|\\(?:times|cdot|div|frac)")
 
 
@@ -1309,16 +1324,27 @@ def _committed_near(text: str, alias: str) -> bool:
     return not _CONTRAST_RE.search(" ".join(after.split()[:12]))
 
 
+_REF_TOKEN = "\u2063REF\u2063"  # stands for the reference inside an answer split into items
+
+
 def _has_peer(answer: str, alias: str, question: str) -> bool:
     """R2.3 for prose: "Paris and Lyon" offers a second answer beside the reference."""
-    joined = [p for p in _PEER_SPLIT_RE.split(answer.strip().rstrip(".")) if p and p.strip()]
+    if len(answer.split()) > 12:
+        return False
+    text = answer.strip().rstrip(".")
+    # a reference with its own "and" or comma ("between 1881 and 1885") stays one item
+    at = text.lower().find(alias.lower()) if _PEER_SPLIT_RE.search(alias) or "," in alias else -1
+    if at >= 0:
+        text = text[:at] + _REF_TOKEN + text[at + len(alias):]
+    joined = [p for p in _PEER_SPLIT_RE.split(text) if p and p.strip()]
     parts = [q for p in joined for q in _LIST_COMMA_SPLIT_RE.split(p) if q and q.strip()]
     # one comma is an apposition ("Paris, France"); "and"/"or", or three items in a row, make a list
-    if (len(joined) < 2 and len(parts) < 3) or len(answer.split()) > 12:
+    if len(joined) < 2 and len(parts) < 3:
         return False
     na = normalize_text(alias)
     # the reference is one item ("Smell" in "ISO 3166-1, Smell (disambiguation), Bill Haley")
-    own = [p for p in parts if normalize_text(p) == na or (len(p.split()) <= 4 and contains_answer(p, alias))]
+    own = [p for p in parts if _REF_TOKEN in p or normalize_text(p) == na
+           or (len(p.split()) <= 4 and contains_answer(p, alias))]
     if len(own) != 1:
         return False
     q = normalize_text(question)
