@@ -175,7 +175,9 @@ def parse_answer(s: object) -> Answer | None:
 
 _DIGIT_COMMA_RE = re.compile(r"^[-+]?\d+,\d+(?:\s+\S.*)?$")
 _THOUSANDS_RE = re.compile(r"^[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d)")
-_PROSE = re.compile(r"(?<![A-Za-z])[A-Za-z]{2,}+[,;:]?\s++[A-Za-z]{2,}+[,;:]?\s++[A-Za-z]{2,}")
+_PROSE = re.compile(r"(?<![A-Za-z])[A-Za-z]{2,}+[,;:]?\s++[A-Za-z]{2,}+[,;:]?\s++[A-Za-z]{2,}"
+                    # or an English function word before another word or a number ("in 1977", "of the")
+                    r"|(?<![A-Za-z])(?:in|on|at|of|the|and|is|was|by|for|from|with)\s++[A-Za-z0-9]", re.IGNORECASE)
 
 
 def _parse_answer(s: str) -> Answer | None:
