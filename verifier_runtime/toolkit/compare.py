@@ -142,11 +142,20 @@ _REALS_WORDS_RE = re.compile(r"\breal\s+(?:numbers?|values?|x)\b", re.IGNORECASE
 _WRAPPERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 
 
+# "square units", "\text{ units}^2", "cubic units": a placeholder for whatever unit the figure has,
+# no unit of measure (pint would read "units" as micro-nits)
+_PLACEHOLDER_UNITS_RE = re.compile(
+    r"(?<=[\d}a-zA-Z)])\s*+(?:\\(?:text|mathrm|textrm)\s*\{\s*)?(?:(?:square|sq\.?|cubic)\s+)?units?\s*+\}?"
+    r"(?:\s*\^\s*\{?\s*[23]\s*\}?)?\s*$", re.IGNORECASE)
+
+
 def _strip(s: str) -> str:
     t = s.strip()
     for left, right in _WRAPPERS:
         if len(t) >= len(left) + len(right) and t.startswith(left) and t.endswith(right):
             t = t[len(left) : len(t) - len(right)].strip()
+    if "unit" in t or "Unit" in t:
+        t = _PLACEHOLDER_UNITS_RE.sub("", t).strip() or t
     return t
 
 

@@ -108,10 +108,11 @@ def pass_guard(x: Any, answer: str | None = None) -> str | None:
             return "hedge:plus_minus"  # two values where the reference is one (R2.3)
         if is_restatement(a, ref, x.question):
             return "restatement:question_expression"
-        if _NEGATED_EQ_RE.match(a):  # "-x = 2" states x = -2, whatever number a module compared
+        if _NEGATED_EQ_RE.match(a) or _symbolic(a):
+            # "-x = 2" states x = -2 and "x - 1" is no number 1, whatever number a module compared
             j = compare_candidate(a, ref, x.cues, x)
-            if j is None or not j.correct:
-                return j.reason if j is not None else "guard:negated_label"
+            if j is not None and not j.correct:
+                return j.reason
         if _echoed(x):
             return "invalid:echo"
         cues = x.cues
@@ -125,6 +126,19 @@ def pass_guard(x: Any, answer: str | None = None) -> str | None:
         return None
     except (ValueError, TypeError, AttributeError, ArithmeticError, RecursionError, IndexError):
         return "guard:error"
+
+
+def _symbolic(answer: str) -> bool:
+    """The answer is a formula in unknowns (``x - 1``, ``2n + 3``), not a number inside words."""
+    if len(answer) > _MAX_RESTATEMENT_CHARS or not _OPERATOR_RE.search(answer):
+        return False
+    pa = parse_answer(answer)
+    if pa is None or pa.kind != "expression":
+        return False
+    try:
+        return bool(pa.value.free_symbols)
+    except AttributeError:
+        return False
 
 
 def _cut_off(info: Any) -> bool:
@@ -996,6 +1010,17 @@ _ENGLISH_WORDS = frozenset(
 
 
 # ----------------------------------------------------------------------------- numbers and expressions
+def _identity_of_number(e: Any, n: Answer) -> bool:
+    """An expression with free symbols that equals the written number at every point (an identity)."""
+    if n.kind != "number":
+        return False
+    from verifier_runtime.toolkit.latex.convert import _sympy
+    from verifier_runtime.toolkit.latex.equality import expressions_equal
+
+    v = n.value.value
+    return expressions_equal(e, _sympy().Rational(v.numerator, v.denominator)) is True
+
+
 def _number_expression(pa: Answer, pr: Answer, cues: Cues | None) -> Judgment | None:
     ea = pa.value if pa.kind == "expression" else None
     er = pr.value if pr.kind == "expression" else None
@@ -1005,6 +1030,8 @@ def _number_expression(pa: Answer, pr: Answer, cues: Cues | None) -> Judgment | 
             if comp.equal is None:
                 return None
             return Judgment(comp.equal, "equal:expression" if comp.equal else "differ:expression")
+        if _identity_of_number(ea if ea is not None else er, pr if ea is not None else pa):
+            return Judgment(True, "equal:expression")  # sin^2 x + cos^2 x for 1: the same value everywhere
         return Judgment(False, "differ:expression")
     va = _numeric(pa)
     vr = _numeric(pr)
