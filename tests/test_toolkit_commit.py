@@ -189,3 +189,26 @@ def test_an_option_listing_is_bounded() -> None:
     lines = "\n".join(f"({chr(65 + k % 10)}): text {k}" for k in range(60))  # letters A-J, then repeats
     c = final_commitment("The answer is:\n" + lines)
     assert len(c.candidates) == 10  # a repeated letter ends the listing
+
+
+@pytest.mark.parametrize(
+    ("response", "alternative"),
+    [
+        ("Answer: 3. Alternatively, 4.", "4"),
+        ("The answer is B. A is also plausible.", "A"),
+        ("The answer is 4. If we exclude zero, it would be 3.", "3"),
+        ("Likely 12; 13 also possible.", "13"),
+        ("Paris. Lyon is also a possibility.", "Lyon"),
+        ("The answer is \\boxed{3}. If zero is allowed, \\boxed{4}.", None),  # two boxes: read as boxes
+        ("The answer is 4. Alternatively, we can verify this by substitution.", None),
+        ("The answer is 5, which is also the median.", None),
+        ("The answer is 3, which could also be written as 3.0", None),
+        ("The answer is 12. 12 is also correct as a check.", None),
+    ],
+)
+def test_an_alternative_offered_beside_the_answer_makes_two_candidates(response: str, alternative: str | None) -> None:
+    c = final_commitment(response)
+    if alternative is None:
+        assert c.joiner != "or" or not c.hedged, c
+    else:
+        assert c.joiner == "or" and c.hedged and c.candidates[-1] == alternative, c

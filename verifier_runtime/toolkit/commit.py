@@ -662,6 +662,13 @@ def _commitment(ex: Extracted) -> Commitment:
         else:
             items, joiner, hedged = split_candidates(answer, keep_repeats=True)
         candidates = _distinct(items)
+        if len(candidates) == 1 and not reason and not listed:
+            first = candidates[0]
+            own = answer[answer.find(first) + len(first):] if first in answer else ""
+            alt = (alternative_offered(first, own) or alternative_offered(first, first)
+                   or (alternative_offered(first, ex.tail) if ex.tail else None))
+            if alt is not None:
+                items, candidates, joiner, hedged = (first, alt), (first, alt), "or", True
     else:
         text = ", ".join(candidates)
         items = candidates
@@ -677,6 +684,45 @@ def _commitment(ex: Extracted) -> Commitment:
         answer = candidates[0]
     return Commitment(answer, candidates, joiner, hedged, reason, tuple(negated), tuple(retracted), ex.method,
                       text, items)
+
+
+# ---------------------------------------------------------------- an alternative offered beside the answer
+# "Alternatively, 4.", "D is also plausible.", "13 also possible", "or it could be 4", "If zero counts,
+# it would be 4": a second candidate offered next to the committed one (R2.1).
+_ALT_VALUE = (r"(?-i:\\boxed\{[^{}\n]{1,40}\}|\$[^$\n]{1,40}\$|\(?[A-J]\)(?![\w'])|\b[A-J]\b(?!['\u2019]\w)"
+              r"|(?<![\d.,/])[-+\u2212]?\d[\d.,/]*+(?:\s*+%)?|(?<![A-Za-z])[A-Z][a-z]++(?:\s++[A-Z][a-z]++){0,2})")
+_ALT_BEFORE_RE = re.compile(
+    r"(?P<v>" + _ALT_VALUE + r")\s++(?:(?:is|are|would\s+be|seems|looks)\s+)?(?:also|equally)\s+"
+    r"(?:(?:quite|very|a)\s+)?(?:plausible|possible|correct|valid|likely|acceptable|an?\s+(?:option|possibility)|works)\b",
+    re.IGNORECASE)
+_ALT_AFTER_RE = re.compile(
+    r"\b(?:alternatively|otherwise)\b[\s,:]*(?:(?:it|the\s+answer|this)\s+(?:is|could\s+be|might\s+be|may\s+be|would\s+be)\s+)?"
+    r"(?P<a>" + _ALT_VALUE + r")"
+    r"|\b(?:or|it|this)\s+(?:it\s+)?(?:could|might|may)\s+(?:also|equally)\s+be\s+(?P<b>" + _ALT_VALUE + r")"
+    r"|\bif\b[^.\n]{0,80}?,?\s+(?:then\s+)?(?:it|the\s+answer|this|that)\s+(?:would|will|could|might)\s+be\s+(?P<c>"
+    + _ALT_VALUE + r")"
+    r"|\bif\b[^.\n]{0,80}?,\s*(?P<d>\\boxed\{[^{}\n]{1,40}\})",
+    re.IGNORECASE)
+_ALT_WINDOW = 300
+
+
+def alternative_offered(answer: str, text: str) -> str | None:
+    """A second candidate ``text`` offers beside ``answer`` (in the answer's own line or right after
+    it), or ``None``; a value the same as the answer is no alternative."""
+    window = text[:_ALT_WINDOW]
+    if not window or not any(w in window.lower() for w in ("also", "equally", "alternatively", "otherwise",
+                                                            "could", "might", "may", "if")):
+        return None
+    found = [(m.start(), m.group("v")) for m in _ALT_BEFORE_RE.finditer(window)]
+    found += [(m.start(), m.group("a") or m.group("b") or m.group("c") or m.group("d"))
+              for m in _ALT_AFTER_RE.finditer(window)]
+    inside = text is answer  # the answer's own text: what comes before the alternative is the answer
+    for at, v in sorted(found):
+        value = clean_answer(v.strip())
+        mine = _key(clean_answer(answer[:at] if inside else answer))
+        if value and mine and _key(value) != mine and _key(value) not in mine:
+            return value
+    return None
 
 
 # ---------------------------------------------------------------- several options listed

@@ -108,6 +108,8 @@ def pass_guard(x: Any, answer: str | None = None) -> str | None:
             return "hedge:plus_minus"  # two values where the reference is one (R2.3)
         if is_restatement(a, ref, x.question):
             return "restatement:question_expression"
+        if _range_for_one_value(a, ref, x.cues):
+            return "hedge:range"
         if _NEGATED_EQ_RE.match(a) or _symbolic(a):
             # "-x = 2" states x = -2 and "x - 1" is no number 1, whatever number a module compared
             j = compare_candidate(a, ref, x.cues, x)
@@ -126,6 +128,26 @@ def pass_guard(x: Any, answer: str | None = None) -> str | None:
         return None
     except (ValueError, TypeError, AttributeError, ArithmeticError, RecursionError, IndexError):
         return "guard:error"
+
+
+_RANGE_RE = re.compile(
+    r"^\s*+(?:(?:approximately|approx\.?|about|around|roughly|somewhere|from|between)\s++)*"
+    r"(?P<a>[-+]?\d[\d,]*(?:\.\d+)?)\s*+(?:%\s*+)?(?:to|and|through|\u2013|\u2014|-|\\text\{\s*to\s*\})\s*+"
+    r"(?P<b>[-+]?\d[\d,]*(?:\.\d+)?)\s*+(?:%|[A-Za-z]{1,12})?\s*\.?\s*$", re.IGNORECASE)
+
+
+def _range_for_one_value(answer: str, ref: str, cues: Cues | None) -> bool:
+    """R2.1: a range of numbers ("12 to 14", "approximately 3-4") answers no single value, unless
+    the question asks for a ratio or the reference is itself a range."""
+    if len(answer) > 80 or (cues is not None and (cues.ratio or cues.several)) or ":" in (ref or ""):
+        return False
+    m = _RANGE_RE.match(answer)
+    if m is None or m.group("a") == m.group("b") or _RANGE_RE.match(ref or ""):
+        return False
+    if " to " not in answer.lower() and not re.search(r"[a-z]", answer.lower()) and "-" in answer \
+            and not re.search(r"\d\s*[\u2013\u2014]\s*\d", answer):
+        return False  # "3-4" without words may be a subtraction; "approximately 3-4" is a range
+    return True
 
 
 def _symbolic(answer: str) -> bool:
@@ -301,7 +323,8 @@ def _judge(x: Any) -> Judgment:
     options = x.options if _is_letter(ref) or _STANDALONE_LETTER_RE.search(c.text or c.answer or "") else {}
     if options and _echoed(x):
         return Judgment(False, "invalid:echo")  # a copy of the question: its last option line is no choice
-    if c.several and (options or _is_letter(ref)) and c.text and not all(option_marker(k) for k in c.candidates):
+    if (c.several and (options or _is_letter(ref)) and c.text and not c.hedged
+            and not all(option_marker(k) for k in c.candidates)):
         j = _choice(c.text, ref, options, cues)  # "(A) 3 and 5": one option, written with its text
         if j is not None and j.correct:
             return j
@@ -318,6 +341,8 @@ def _judge(x: Any) -> Judgment:
             return Judgment(False, "hedge:alternatives")
     if is_restatement(answer, ref, x.question):
         return Judgment(False, "restatement:question_expression")
+    if _range_for_one_value(answer, ref, cues):
+        return Judgment(False, "hedge:range")
     rb, ab = parse_bool(ref), parse_bool(answer)
     if rb is not None and ab is None:
         ab = parse_bool(_CONCLUSION_LEAD_RE.sub("", answer, count=1))  # "So no, 91 is not prime."
@@ -744,7 +769,10 @@ _FUNC_LABEL_RE = re.compile(r"^\s*(?:[A-Za-z]'*\s*\(\s*[A-Za-z0-9, ]+\s*\)|\|[A-
 
 def _unlabel(text: str, ref_is_equation: bool, cues: Cues | None, question: str = "") -> tuple[str, str | None]:
     """R4.2: ``x = 11`` -> ``11``; ``(p, q) = (3, 2)`` -> ``(3, 2)``; ``x = 2 + 3 = 5`` -> ``5``;
-    ``\\pi \\approx 3.14`` -> ``3.14``. Returns (value, label)."""
+    ``\\pi \\approx 3.14`` -> ``3.14``; ``x \\in \\{2, -2\\}`` -> ``\\{2, -2\\}``. Returns (value, label)."""
+    member = _MEMBER_RE.match(text)
+    if member:
+        return member.group(2).strip(), member.group(1)
     if "=" not in text and "\\approx" not in text and "\u2248" not in text:
         return text, None
     parts = [p for p in _CHAIN_RE.split(text) if p.strip()]
@@ -771,6 +799,7 @@ def _unlabel(text: str, ref_is_equation: bool, cues: Cues | None, question: str 
     return value, label
 
 
+_MEMBER_RE = re.compile(r"^\s*+([A-Za-z])\s*+(?:\\in|\u2208)\s*+(\\\{.+|\{.+)$", re.DOTALL)
 _NEGATED_LABEL_RE = re.compile(r"^[-\u2212]\s*([A-Za-z])$")
 _NEGATED_EQ_RE = re.compile(r"^\s*[-\u2212]\s*[A-Za-z]\s*=")
 _ARITH_RE = re.compile(r"^[\d\s.,+\-*/^()\u00d7\u00b7\u2212:]+$|\\(?:times|cdot|div|frac)")
