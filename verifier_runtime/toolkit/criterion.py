@@ -131,8 +131,8 @@ def pass_guard(x: Any, answer: str | None = None) -> str | None:
 
 
 _RANGE_RE = re.compile(
-    r"^\s*+(?:(?:approximately|approx\.?|about|around|roughly|somewhere|from|between)\s++)*"
-    r"(?P<a>[-+]?\d[\d,]*(?:\.\d+)?)\s*+(?:%\s*+)?(?:to|and|through|\u2013|\u2014|-|\\text\{\s*to\s*\})\s*+"
+    r"^\s*+(?P<lead>(?:(?:approximately|approx\.?|about|around|roughly|somewhere|from|between)\s++)*)"
+    r"(?P<a>[-+]?\d[\d,]*(?:\.\d+)?)\s*+(?:%\s*+)?(?P<sep>to|and|through|\u2013|\u2014|-|\\text\{\s*to\s*\})\s*+"
     r"(?P<b>[-+]?\d[\d,]*(?:\.\d+)?)\s*+(?:%|[A-Za-z]{1,12})?\s*\.?\s*$", re.IGNORECASE)
 
 
@@ -144,10 +144,8 @@ def _range_for_one_value(answer: str, ref: str, cues: Cues | None) -> bool:
     m = _RANGE_RE.match(answer)
     if m is None or m.group("a") == m.group("b") or _RANGE_RE.match(ref or ""):
         return False
-    if " to " not in answer.lower() and not re.search(r"[a-z]", answer.lower()) and "-" in answer \
-            and not re.search(r"\d\s*[\u2013\u2014]\s*\d", answer):
-        return False  # "3-4" without words may be a subtraction; "approximately 3-4" is a range
-    return True
+    # "3 - 13x" and "3-4" may be subtractions; "approximately 3-4" and "3\u20134" are ranges
+    return m.group("sep") != "-" or bool(m.group("lead").strip())
 
 
 def _symbolic(answer: str) -> bool:
