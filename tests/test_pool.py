@@ -230,3 +230,17 @@ def test_real_pool(shared_dir: Path, tmp_path: Path) -> None:
     assert rep["decontamination_dropped"]["math"]["questions"] > 0
     sides = {n: {e.question_key for e in res.split(n)} for n in ("construction", "validation", "holdout")}
     assert not sides["construction"] & sides["validation"] and not sides["validation"] & sides["holdout"]
+
+
+def test_a_template_response_never_nests_math_delimiters() -> None:
+    import random as _random
+
+    from tasks.data.diagnostics import _template
+    from tasks.data.variants import Base, Made
+
+    b = Base("b-t", "Solve $x^2 - 6x + 1 = 0$.", "3 \\pm 2 \\sqrt{2}", "3 \\pm 2 \\sqrt{2}", "set", "fixture", "math")
+    for seed in range(6):
+        text = _template(b, Made(False, "not $3 \\pm 2 \\sqrt{2}$", placement="prose"), _random.Random(seed))
+        assert "$not" not in text and "$$" not in text, text
+        text = _template(b, Made(True, "3 \\pm 2 \\sqrt{2}"), _random.Random(seed))
+        assert "$3 \\pm 2 \\sqrt{2}$" in text, text

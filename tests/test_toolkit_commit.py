@@ -153,3 +153,62 @@ def test_a_negated_latex_value_is_not_committed(response: str, negated: str, aff
     c = final_commitment(response)
     assert c.negated and c.negated[0].strip("$ ") == negated
     assert (c.answer.strip("$ ") if c.answer else None) == affirmed
+
+
+@pytest.mark.parametrize(
+    ("response", "candidates"),
+    [
+        ("The answer is:\n(B): Nitrogen\n(D): Argon", ("(B): Nitrogen", "(D): Argon")),
+        ("The answer is:\n(B): Nitrogen.\n(D): Argon.\n(E): Neon.", ("(B): Nitrogen", "(D): Argon", "(E): Neon")),
+        ("The answer is: (B): Nitrogen. (D): Argon.", ("(B): Nitrogen", "(D): Argon")),
+        ("The answer is: (B): Nitrogen (D): Argon", ("(B): Nitrogen", "(D): Argon")),
+        ("The answer is:\nB. Nitrogen\n\nC. Argon", ("B. Nitrogen", "C. Argon")),
+    ],
+)
+def test_several_marked_options_are_several_candidates(response: str, candidates: tuple[str, ...]) -> None:
+    c = final_commitment(response)
+    assert c.candidates == candidates
+    assert c.joiner == "and" and c.several
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "The answer is:\n(B): Nitrogen\n\nNitrogen is inert, so it accumulates.",  # prose after one option
+        "The answer is:\n(B): Nitrogen\n(B): Nitrogen",  # the same option twice is one option
+        "The answer is (B): Nitrogen, as (D) is a noble gas.",  # another letter in prose, not a listing
+        "The answer is 12.\nB. The next step checks it.",  # the answer has no marker
+    ],
+)
+def test_one_marked_option_stays_one_answer(response: str) -> None:
+    c = final_commitment(response)
+    assert not c.several, c
+
+
+def test_an_option_listing_is_bounded() -> None:
+    lines = "\n".join(f"({chr(65 + k % 10)}): text {k}" for k in range(60))  # letters A-J, then repeats
+    c = final_commitment("The answer is:\n" + lines)
+    assert len(c.candidates) == 10  # a repeated letter ends the listing
+
+
+@pytest.mark.parametrize(
+    ("response", "alternative"),
+    [
+        ("Answer: 3. Alternatively, 4.", "4"),
+        ("The answer is B. A is also plausible.", "A"),
+        ("The answer is 4. If we exclude zero, it would be 3.", "3"),
+        ("Likely 12; 13 also possible.", "13"),
+        ("Paris. Lyon is also a possibility.", "Lyon"),
+        ("The answer is \\boxed{3}. If zero is allowed, \\boxed{4}.", None),  # two boxes: read as boxes
+        ("The answer is 4. Alternatively, we can verify this by substitution.", None),
+        ("The answer is 5, which is also the median.", None),
+        ("The answer is 3, which could also be written as 3.0", None),
+        ("The answer is 12. 12 is also correct as a check.", None),
+    ],
+)
+def test_an_alternative_offered_beside_the_answer_makes_two_candidates(response: str, alternative: str | None) -> None:
+    c = final_commitment(response)
+    if alternative is None:
+        assert c.joiner != "or" or not c.hedged, c
+    else:
+        assert c.joiner == "or" and c.hedged and c.candidates[-1] == alternative, c

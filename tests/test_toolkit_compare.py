@@ -119,3 +119,15 @@ def test_importing_the_comparator_loads_neither_sympy_nor_pint() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "False False", out.stderr
+
+
+@pytest.mark.parametrize("text", ["1977/in 1977", "born in 1950", "the end of 1945", "10 of them"])
+def test_a_function_word_makes_text_not_an_expression(text: str) -> None:
+    # "in" is no product i*n (nor the imaginary unit): an alias list with words stays text
+    a = parse_answer(text)
+    assert a is not None and a.kind == "text", a
+
+
+def test_letters_without_function_words_are_still_expressions() -> None:
+    assert parse_answer("a/b").kind == "expression"
+    assert parse_answer("\\sin x").kind == "expression"

@@ -181,3 +181,20 @@ def test_echo_is_worked_out_only_when_read() -> None:
     assert isinstance(e._echo, tuple)  # not computed yet
     assert e.echo is True and e._echo is True
     assert ex.extract_final_answer("The answer is Paris.", q)._echo is False  # a marker answer is never an echo
+
+
+@pytest.mark.parametrize(
+    ("response", "cut"),
+    [
+        ("We get $x = 3$ and then $\\frac{1", True),  # stops inside an opened inline span
+        ("Hence \\[ x = 2", True),  # a display formula never closed
+        ("So $x = 3$ and $y", True),
+        ("He paid $5.", False),  # a price sign opens no span
+        ("Cost: $5 and $7", False),
+        ("We get $x = 3$.", False),
+        ("We get \\[ x = 2 \\] done", False),
+        ("The answer is $\\frac{1", False),  # behind a marker: the answer was written before the cut
+    ],
+)
+def test_a_response_stopping_inside_a_math_span_is_truncated(response: str, cut: bool) -> None:
+    assert ex.extract_final_answer(response).truncated is cut

@@ -200,6 +200,25 @@ def test_makers_refuse_what_their_rule_does_not_cover() -> None:
     assert variant_type("case.ordinary_word").make(formula, rng, CTX) is None
 
 
+def test_degenerate_bases_make_no_variant_whose_label_would_be_wrong() -> None:
+    # 0 % written as the decimal 0 is still 0 % under a percentage cue: no form violation to make
+    zero = _b("z", "What is the probability that the child has type O blood?", "0\\%", "number")
+    assert variant_type("form.percent_required").make(zero, random.Random(0), CTX) is None
+    # a restatement copies one math span of the question, never the prose between two spans
+    # (nor figure code): "$f(1,2)$ is 3 . Determine ... $f(2,5)$" offers f(1,2) and f(2,5) only
+    q = ("For positive integers $a$ and $b$, define $f(a, b)=\\frac{a}{b}+\\frac{b}{a}+\\frac{1}{a b}$.\n\n"
+         "For example, the value of $f(1,2)$ is 3 .\nDetermine the value of $f(2,5)$.\n"
+         "[asy]\nlabel(\"$W$\",(0,0),W); label(\"$X$\",(1,0),S);\n[/asy]")
+    base = _b("r", q, "\\frac{17}{5}", "number")
+    seen = set()
+    for seed in range(40):
+        m = variant_type("restatement.question").make(base, random.Random(seed), CTX)
+        assert m is not None
+        seen.add(m.answer)
+    assert seen <= {"f(a, b)=\\frac{a}{b}+\\frac{b}{a}+\\frac{1}{a b}", "f(1,2)", "f(2,5)"}, seen
+    assert len(seen) >= 2
+
+
 def test_makers_are_deterministic() -> None:
     for name in BASE_OF:
         a = _made(name, seed=3)[2]

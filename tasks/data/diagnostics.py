@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from tasks.data.carriers import Carrier, locate, truncate, write
+from tasks.data.carriers import Carrier, locate, pure_math, truncate, write
 from tasks.data.schema import Example, QuestionItem, ResponseText, stable_id
 from tasks.data.variants import VARIANT_TYPES, Base, Made, VariantType
 
@@ -223,8 +223,8 @@ _TEMPLATES = ("The answer is {a}.", "Therefore, the final answer is {a}.", "Answ
 
 
 def _template(b: Base, made: Made, rng: random.Random) -> str | None:
-    def prose(x: str) -> str:
-        return f"${x}$" if re.search(r"[\\^_{}]", x) else x
+    def prose(x: str) -> str:  # an answer with words or its own "$" is not wrapped again ("not $3 \\pm 2$")
+        return f"${x}$" if re.search(r"[\\^_{}]", x) and pure_math(x) else x
 
     if made.placement == "boxes" and made.boxes:
         return "We work it out and get " + " or ".join(f"$\\boxed{{{x}}}$" for x in made.boxes) + "."

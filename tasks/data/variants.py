@@ -468,8 +468,8 @@ def _form_sig(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
 
 def _form_percent(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
     n = _number(b)
-    if n is None or not n.is_percent:
-        return None
+    if n is None or not n.is_percent or n.value == 0:
+        return None  # 0 % is 0 as a decimal too: under a percentage cue the bare 0 reads as 0 % (R3.2)
     dec = A.exact_decimal(n.value)
     return _form(b, dec, bool(cues(b.question).percentage), "Express your answer as a percentage.",
                  "form:percent_required", "percent_as_decimal")
@@ -783,13 +783,18 @@ def _negation(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
     return Made(False, f"not {_prose(_val(b))}", placement="prose", detail="reference_negated", check="")
 
 
-_MATH_SEG_RE = re.compile(r"\$([^$]{3,60})\$|\\\((.{3,60}?)\\\)")
+# Math spans in order, paired from the start (a length limit inside the pattern would pair the
+# closing "$" of one span with the opening "$" of the next: "$f(1,2)$ is 3. Find $f(2,5)$")
+_MATH_SEG_RE = re.compile(r"\$\$([^$]+)\$\$|\$([^$]+)\$|\\\((.+?)\\\)", re.DOTALL)
+_ASY_RE = re.compile(r"\[asy\].*?\[/asy\]", re.DOTALL | re.IGNORECASE)
 
 
 def _restatement(b: Base, rng: random.Random, ctx: dict[str, Any]) -> Made | None:
-    segs = [m.group(1) or m.group(2) for m in _MATH_SEG_RE.finditer(b.question)]
+    text = _ASY_RE.sub(" ", b.question)  # figure code ("label("$W$", ...)") holds no expression of the question
+    segs = [m.group(1) or m.group(2) or m.group(3) for m in _MATH_SEG_RE.finditer(text)]
     na = re.sub(r"\s+", "", b.answer)
-    segs = [s.strip() for s in segs if re.sub(r"\s+", "", s) != na and re.search(r"[\d\\^+\-*/=]", s)]
+    segs = [s.strip() for s in segs if 3 <= len(s.strip()) <= 60 and "\n" not in s
+            and re.sub(r"\s+", "", s) != na and re.search(r"[\d\\^+\-*/=]", s)]
     if not segs:
         return None
     seg = rng.choice(segs).rstrip(".,;: ")

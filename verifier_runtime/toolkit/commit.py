@@ -31,7 +31,8 @@ from dataclasses import dataclass
 
 from verifier_runtime.toolkit.extract import Extracted, clean_answer, extract_final_answer, find_boxed
 
-__all__ = ["Commitment", "commitment_of", "final_commitment", "final_statement", "split_candidates", "strip_label"]
+__all__ = ["Commitment", "commitment_of", "final_commitment", "final_statement", "option_marker", "split_candidates",
+           "strip_label"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -655,8 +656,19 @@ def _commitment(ex: Extracted) -> Commitment:
                                   method=ex.method)
             answer = affirmed
         text = answer
-        items, joiner, hedged = split_candidates(answer, keep_repeats=True)
+        listed = _option_list(answer, ex.tail) if ex.method != "boxed" and not why else ()
+        if listed:
+            items, joiner, hedged, text = listed, "and", False, ", ".join(listed)
+        else:
+            items, joiner, hedged = split_candidates(answer, keep_repeats=True)
         candidates = _distinct(items)
+        if len(candidates) == 1 and not reason and not listed:
+            first = candidates[0]
+            own = answer[answer.find(first) + len(first):] if first in answer else ""
+            alt = (alternative_offered(first, own) or alternative_offered(first, first)
+                   or (alternative_offered(first, ex.tail) if ex.tail else None))
+            if alt is not None:
+                items, candidates, joiner, hedged = (first, alt), (first, alt), "or", True
     else:
         text = ", ".join(candidates)
         items = candidates
@@ -672,6 +684,87 @@ def _commitment(ex: Extracted) -> Commitment:
         answer = candidates[0]
     return Commitment(answer, candidates, joiner, hedged, reason, tuple(negated), tuple(retracted), ex.method,
                       text, items)
+
+
+# ---------------------------------------------------------------- an alternative offered beside the answer
+# "Alternatively, 4.", "D is also plausible.", "13 also possible", "or it could be 4", "If zero counts,
+# it would be 4": a second candidate offered next to the committed one (R2.1).
+_ALT_VALUE = (r"(?-i:\\boxed\{[^{}\n]{1,40}\}|\$[^$\n]{1,40}\$|\(?[A-J]\)(?![\w'])|\b[A-J]\b(?!['\u2019]\w)"
+              r"|(?<![\d.,/])[-+\u2212]?\d[\d.,/]*+(?:\s*+%)?|(?<![A-Za-z])[A-Z][a-z]++(?:\s++[A-Z][a-z]++){0,2})")
+_ALT_BEFORE_RE = re.compile(
+    r"(?P<v>" + _ALT_VALUE + r")\s++(?:(?:is|are|would\s+be|seems|looks)\s+)?(?:also|equally)\s+"
+    r"(?:(?:quite|very|a)\s+)?(?:plausible|possible|correct|valid|likely|acceptable|an?\s+(?:option|possibility)|works)\b",
+    re.IGNORECASE)
+_ALT_AFTER_RE = re.compile(
+    r"\b(?:alternatively|otherwise)\b[\s,:]*(?:(?:it|the\s+answer|this)\s+(?:is|could\s+be|might\s+be|may\s+be|would\s+be)\s+)?"
+    r"(?P<a>" + _ALT_VALUE + r")"
+    r"|\b(?:or|it|this)\s+(?:it\s+)?(?:could|might|may)\s+(?:also|equally)\s+be\s+(?P<b>" + _ALT_VALUE + r")"
+    r"|\bif\b[^.\n]{0,80}?,?\s+(?:then\s+)?(?:it|the\s+answer|this|that)\s+(?:would|will|could|might)\s+be\s+(?P<c>"
+    + _ALT_VALUE + r")"
+    r"|\bif\b[^.\n]{0,80}?,\s*(?P<d>\\boxed\{[^{}\n]{1,40}\})",
+    re.IGNORECASE)
+_ALT_WINDOW = 300
+
+
+def alternative_offered(answer: str, text: str) -> str | None:
+    """A second candidate ``text`` offers beside ``answer`` (in the answer's own line or right after
+    it), or ``None``; a value the same as the answer is no alternative."""
+    window = text[:_ALT_WINDOW]
+    if not window or not any(w in window.lower() for w in ("also", "equally", "alternatively", "otherwise",
+                                                            "could", "might", "may", "if")):
+        return None
+    found = [(m.start(), m.group("v")) for m in _ALT_BEFORE_RE.finditer(window)]
+    found += [(m.start(), m.group("a") or m.group("b") or m.group("c") or m.group("d"))
+              for m in _ALT_AFTER_RE.finditer(window)]
+    inside = text is answer  # the answer's own text: what comes before the alternative is the answer
+    for at, v in sorted(found):
+        value = clean_answer(v.strip())
+        mine = _key(clean_answer(answer[:at] if inside else answer))
+        if value and mine and _key(value) != mine and _key(value) not in mine:
+            return value
+    return None
+
+
+# ---------------------------------------------------------------- several options listed
+# An answer that starts with an option marker ("(B): ...", "B. ...", "**C)** ...") and goes on
+# with more marked options, on its own line or on the lines right after it, lists options.
+_OPTION_MARK_RE = re.compile(r"^[ \t*]*+(?:\(([A-J])\)|([A-J])[.:)])(?=[ \t:*]|$)")
+_INLINE_MARK_RE = re.compile(r"(?<=[.;,])[ \t]++(?=\([A-J]\)[ \t:])|(?<=\S)[ \t]++(?=\([A-J]\)[ \t]*+:)")
+_MAX_OPTION_LINES = 12
+
+
+def option_marker(line: str) -> str | None:
+    """The option letter a line starts with ("(B): ...", "B. ...", "C) ..."), or ``None``."""
+    m = _OPTION_MARK_RE.match(line)
+    return (m.group(1) or m.group(2)) if m else None
+
+
+def _option_list(answer: str, tail: str) -> tuple[str, ...]:
+    """The options an answer lists, each with its text (``("(B): x", "(D): y")``), when it lists
+    more than one; else ``()``. The lines after the answer count while each starts with another
+    option marker (the rest of the answer's own line may only close the sentence)."""
+    first = option_marker(answer)
+    if first is None:
+        return ()
+    parts = [p.strip() for p in _INLINE_MARK_RE.split(answer)]
+    letters = [option_marker(p) for p in parts]
+    if len(parts) > 1 and None not in letters and len(set(letters)) == len(letters):
+        return tuple(p.rstrip(".;, ") for p in parts)
+    items, seen = [answer], {first}
+    lines = tail.split("\n")
+    if len(lines) < 2 or lines[0].strip(" \t.;,*") or len(items) >= _MAX_OPTION_LINES:
+        return ()
+    for line in lines[1:_MAX_OPTION_LINES + 1]:
+        if not line.strip():
+            if len(items) > 1:
+                break
+            continue
+        letter = option_marker(line)
+        if letter is None or letter in seen:
+            break
+        seen.add(letter)
+        items.append(line.strip().rstrip(".;, "))
+    return tuple(items) if len(items) > 1 else ()
 
 
 def _distinct(items: tuple[str, ...]) -> tuple[str, ...]:

@@ -142,11 +142,20 @@ _REALS_WORDS_RE = re.compile(r"\breal\s+(?:numbers?|values?|x)\b", re.IGNORECASE
 _WRAPPERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 
 
+# "square units", "\text{ units}^2", "cubic units": a placeholder for whatever unit the figure has,
+# no unit of measure (pint would read "units" as micro-nits)
+_PLACEHOLDER_UNITS_RE = re.compile(
+    r"(?<=[\d}a-zA-Z)])\s*+(?:\\(?:text|mathrm|textrm)\s*\{\s*)?(?:(?:square|sq\.?|cubic)\s+)?units?\s*+\}?"
+    r"(?:\s*\^\s*\{?\s*[23]\s*\}?)?\s*$", re.IGNORECASE)
+
+
 def _strip(s: str) -> str:
     t = s.strip()
     for left, right in _WRAPPERS:
         if len(t) >= len(left) + len(right) and t.startswith(left) and t.endswith(right):
             t = t[len(left) : len(t) - len(right)].strip()
+    if "unit" in t or "Unit" in t:
+        t = _PLACEHOLDER_UNITS_RE.sub("", t).strip() or t
     return t
 
 
@@ -175,7 +184,9 @@ def parse_answer(s: object) -> Answer | None:
 
 _DIGIT_COMMA_RE = re.compile(r"^[-+]?\d+,\d+(?:\s+\S.*)?$")
 _THOUSANDS_RE = re.compile(r"^[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d)")
-_PROSE = re.compile(r"(?<![A-Za-z])[A-Za-z]{2,}+[,;:]?\s++[A-Za-z]{2,}+[,;:]?\s++[A-Za-z]{2,}")
+_PROSE = re.compile(r"(?<![A-Za-z])[A-Za-z]{2,}+[,;:]?\s++[A-Za-z]{2,}+[,;:]?\s++[A-Za-z]{2,}"
+                    # or an English function word before another word or a number ("in 1977", "of the")
+                    r"|(?<![A-Za-z])(?:in|on|at|of|the|and|is|was|by|for|from|with)\s++[A-Za-z0-9]", re.IGNORECASE)
 
 
 def _parse_answer(s: str) -> Answer | None:

@@ -26,7 +26,7 @@ from typing import Any
 
 from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.choices import LETTERS, letter_and_text, parse_choice
-from verifier_runtime.toolkit.commit import Commitment, split_candidates, strip_label
+from verifier_runtime.toolkit.commit import Commitment, option_marker, split_candidates, strip_label
 from verifier_runtime.toolkit.compare import Answer, compare_answers, parse_answer
 from verifier_runtime.toolkit.cues import Cues
 from verifier_runtime.toolkit.extract import clean_answer
@@ -102,12 +102,19 @@ def pass_guard(x: Any, answer: str | None = None) -> str | None:
         if not a:
             return "invalid:no_final_answer"
         ref = x.ref or ""
-        if _dangling(a):
+        if _dangling(a) or (answer is None and _cut_off(x.answer_info)):
             return "invalid:truncated"
         if ("\\pm" in a or "\u00b1" in a or "\\mp" in a) and not ("\\pm" in ref or "\u00b1" in ref or "\\mp" in ref):
             return "hedge:plus_minus"  # two values where the reference is one (R2.3)
         if is_restatement(a, ref, x.question):
             return "restatement:question_expression"
+        if _range_for_one_value(a, ref, x.cues):
+            return "hedge:range"
+        if _NEGATED_EQ_RE.match(a) or _symbolic(a):
+            # "-x = 2" states x = -2 and "x - 1" is no number 1, whatever number a module compared
+            j = compare_candidate(a, ref, x.cues, x)
+            if j is not None and not j.correct:
+                return j.reason
         if _echoed(x):
             return "invalid:echo"
         cues = x.cues
@@ -121,6 +128,43 @@ def pass_guard(x: Any, answer: str | None = None) -> str | None:
         return None
     except (ValueError, TypeError, AttributeError, ArithmeticError, RecursionError, IndexError):
         return "guard:error"
+
+
+_RANGE_RE = re.compile(
+    r"^\s*+(?P<lead>(?:(?:approximately|approx\.?|about|around|roughly|somewhere|from|between)\s++)*)"
+    r"(?P<a>[-+]?\d[\d,]*(?:\.\d+)?)\s*+(?:%\s*+)?(?P<sep>to|and|through|\u2013|\u2014|-|\\text\{\s*to\s*\})\s*+"
+    r"(?P<b>[-+]?\d[\d,]*(?:\.\d+)?)\s*+(?:%|[A-Za-z]{1,12})?\s*\.?\s*$", re.IGNORECASE)
+
+
+def _range_for_one_value(answer: str, ref: str, cues: Cues | None) -> bool:
+    """R2.1: a range of numbers ("12 to 14", "approximately 3-4") answers no single value, unless
+    the question asks for a ratio or the reference is itself a range."""
+    if len(answer) > 80 or (cues is not None and (cues.ratio or cues.several)) or ":" in (ref or ""):
+        return False
+    m = _RANGE_RE.match(answer)
+    if m is None or m.group("a") == m.group("b") or _RANGE_RE.match(ref or ""):
+        return False
+    # "3 - 13x" and "3-4" may be subtractions; "approximately 3-4" and "3\u20134" are ranges
+    return m.group("sep") != "-" or bool(m.group("lead").strip())
+
+
+def _symbolic(answer: str) -> bool:
+    """The answer is a formula in unknowns (``x - 1``, ``2n + 3``), not a number inside words."""
+    if len(answer) > _MAX_RESTATEMENT_CHARS or not _OPERATOR_RE.search(answer):
+        return False
+    pa = parse_answer(answer)
+    if pa is None or pa.kind != "expression":
+        return False
+    try:
+        return bool(pa.value.free_symbols)
+    except AttributeError:
+        return False
+
+
+def _cut_off(info: Any) -> bool:
+    """R1.3: the response stops mid-way (inside a math span it opened) and its answer was read
+    from the text itself, not behind a marker written before the cut."""
+    return info is not None and info.truncated and info.method in ("whole", "last_line")
 
 
 def _echoed(x: Any) -> bool:
@@ -277,14 +321,15 @@ def _judge(x: Any) -> Judgment:
     options = x.options if _is_letter(ref) or _STANDALONE_LETTER_RE.search(c.text or c.answer or "") else {}
     if options and _echoed(x):
         return Judgment(False, "invalid:echo")  # a copy of the question: its last option line is no choice
-    if c.several and (options or _is_letter(ref)) and c.text:
+    if (c.several and (options or _is_letter(ref)) and c.text and not c.hedged
+            and not all(option_marker(k) for k in c.candidates)):
         j = _choice(c.text, ref, options, cues)  # "(A) 3 and 5": one option, written with its text
         if j is not None and j.correct:
             return j
     if c.several:
         return _several(x, c, cues, options)
     answer = c.candidates[0] if c.candidates else c.answer
-    if _dangling(c.text or answer):
+    if _dangling(c.text or answer) or _cut_off(info):
         return Judgment(False, "invalid:truncated")
     if options or _is_letter(ref):
         j = _choice(answer, ref, options, cues)
@@ -294,6 +339,8 @@ def _judge(x: Any) -> Judgment:
             return Judgment(False, "hedge:alternatives")
     if is_restatement(answer, ref, x.question):
         return Judgment(False, "restatement:question_expression")
+    if _range_for_one_value(answer, ref, cues):
+        return Judgment(False, "hedge:range")
     rb, ab = parse_bool(ref), parse_bool(answer)
     if rb is not None and ab is None:
         ab = parse_bool(_CONCLUSION_LEAD_RE.sub("", answer, count=1))  # "So no, 91 is not prime."
@@ -670,8 +717,9 @@ def is_restatement(answer: str, reference: str, question: str) -> bool:
     if not answer or not question or len(answer) > _MAX_RESTATEMENT_CHARS or not _OPERATOR_RE.search(answer):
         return False
     a = _squash(answer)
-    if len(a) < 2 or a == _squash(reference):
-        return False
+    r = _squash(reference)
+    if len(a) < 2 or a == r or r.endswith("=" + a):
+        return False  # the answer says what the reference says ("-1" for "x=-1", itself in the question)
     for sq in _question_spans(question):
         if a == sq or (len(a) >= 5 and _bounded_in(a, sq)) or (len(a) >= 2 and _bounded_in(a, sq) and len(sq) <= 12):
             return True
@@ -719,7 +767,10 @@ _FUNC_LABEL_RE = re.compile(r"^\s*(?:[A-Za-z]'*\s*\(\s*[A-Za-z0-9, ]+\s*\)|\|[A-
 
 def _unlabel(text: str, ref_is_equation: bool, cues: Cues | None, question: str = "") -> tuple[str, str | None]:
     """R4.2: ``x = 11`` -> ``11``; ``(p, q) = (3, 2)`` -> ``(3, 2)``; ``x = 2 + 3 = 5`` -> ``5``;
-    ``\\pi \\approx 3.14`` -> ``3.14``. Returns (value, label)."""
+    ``\\pi \\approx 3.14`` -> ``3.14``; ``x \\in \\{2, -2\\}`` -> ``\\{2, -2\\}``. Returns (value, label)."""
+    member = _MEMBER_RE.match(text)
+    if member:
+        return member.group(2).strip(), member.group(1)
     if "=" not in text and "\\approx" not in text and "\u2248" not in text:
         return text, None
     parts = [p for p in _CHAIN_RE.split(text) if p.strip()]
@@ -733,6 +784,9 @@ def _unlabel(text: str, ref_is_equation: bool, cues: Cues | None, question: str 
         label, value = value, label  # "-3 = x": the value written first
     if len(parts) == 2 and question and _names_question_expression(label, question):
         return value, label  # "2x = 1,234" for "compute 2x": the question's own expression names the value
+    neg = _NEGATED_LABEL_RE.match(label)
+    if neg and len(parts) == 2 and value and not _APPROX_RE.search(text):
+        return f"-({value})", neg.group(1)  # "-y = -1/4" states y = 1/4
     simple, _ = strip_label(f"{label} = 0")
     if simple is None and not _FUNC_LABEL_RE.match(label) and len(parts) == 2 and not _APPROX_RE.search(text):
         if _arithmetic(label):
@@ -743,6 +797,9 @@ def _unlabel(text: str, ref_is_equation: bool, cues: Cues | None, question: str 
     return value, label
 
 
+_MEMBER_RE = re.compile(r"^\s*+([A-Za-z])\s*+(?:\\in|\u2208)\s*+(\\\{.+|\{.+)$", re.DOTALL)
+_NEGATED_LABEL_RE = re.compile(r"^[-\u2212]\s*([A-Za-z])$")
+_NEGATED_EQ_RE = re.compile(r"^\s*[-\u2212]\s*[A-Za-z]\s*=")
 _ARITH_RE = re.compile(r"^[\d\s.,+\-*/^()\u00d7\u00b7\u2212:]+$|\\(?:times|cdot|div|frac)")
 
 
@@ -980,6 +1037,17 @@ _ENGLISH_WORDS = frozenset(
 
 
 # ----------------------------------------------------------------------------- numbers and expressions
+def _identity_of_number(e: Any, n: Answer) -> bool:
+    """An expression with free symbols that equals the written number at every point (an identity)."""
+    if n.kind != "number":
+        return False
+    from verifier_runtime.toolkit.latex.convert import _sympy
+    from verifier_runtime.toolkit.latex.equality import expressions_equal
+
+    v = n.value.value
+    return expressions_equal(e, _sympy().Rational(v.numerator, v.denominator)) is True
+
+
 def _number_expression(pa: Answer, pr: Answer, cues: Cues | None) -> Judgment | None:
     ea = pa.value if pa.kind == "expression" else None
     er = pr.value if pr.kind == "expression" else None
@@ -989,6 +1057,8 @@ def _number_expression(pa: Answer, pr: Answer, cues: Cues | None) -> Judgment | 
             if comp.equal is None:
                 return None
             return Judgment(comp.equal, "equal:expression" if comp.equal else "differ:expression")
+        if _identity_of_number(ea if ea is not None else er, pr if ea is not None else pa):
+            return Judgment(True, "equal:expression")  # sin^2 x + cos^2 x for 1: the same value everywhere
         return Judgment(False, "differ:expression")
     va = _numeric(pa)
     vr = _numeric(pr)
@@ -1308,16 +1378,27 @@ def _committed_near(text: str, alias: str) -> bool:
     return not _CONTRAST_RE.search(" ".join(after.split()[:12]))
 
 
+_REF_TOKEN = "\u2063REF\u2063"  # stands for the reference inside an answer split into items
+
+
 def _has_peer(answer: str, alias: str, question: str) -> bool:
     """R2.3 for prose: "Paris and Lyon" offers a second answer beside the reference."""
-    joined = [p for p in _PEER_SPLIT_RE.split(answer.strip().rstrip(".")) if p and p.strip()]
+    if len(answer.split()) > 12:
+        return False
+    text = answer.strip().rstrip(".")
+    # a reference with its own "and" or comma ("between 1881 and 1885") stays one item
+    at = text.lower().find(alias.lower()) if _PEER_SPLIT_RE.search(alias) or "," in alias else -1
+    if at >= 0:
+        text = text[:at] + _REF_TOKEN + text[at + len(alias):]
+    joined = [p for p in _PEER_SPLIT_RE.split(text) if p and p.strip()]
     parts = [q for p in joined for q in _LIST_COMMA_SPLIT_RE.split(p) if q and q.strip()]
     # one comma is an apposition ("Paris, France"); "and"/"or", or three items in a row, make a list
-    if (len(joined) < 2 and len(parts) < 3) or len(answer.split()) > 12:
+    if len(joined) < 2 and len(parts) < 3:
         return False
     na = normalize_text(alias)
     # the reference is one item ("Smell" in "ISO 3166-1, Smell (disambiguation), Bill Haley")
-    own = [p for p in parts if normalize_text(p) == na or (len(p.split()) <= 4 and contains_answer(p, alias))]
+    own = [p for p in parts if _REF_TOKEN in p or normalize_text(p) == na
+           or (len(p.split()) <= 4 and contains_answer(p, alias))]
     if len(own) != 1:
         return False
     q = normalize_text(question)

@@ -196,7 +196,7 @@ _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5
 _COUNT = r"(?<![\w.])(\d{1,2}|zero|one|two|three|four|five|six|seven|eight|nine|ten)"
 _I = re.IGNORECASE
 
-_DP_RE = re.compile(_COUNT + r"[ \t-]*(?:decimal[ \t-]+(?:places?|digits?)|d\.[ \t]?p\.?|dp\b|decimals\b)"
+_DP_RE = re.compile(_COUNT + r"[ \t-]*(?:decimal[ \t-]+(?:places?|digits?)|d\.[ \t]?p\.?(?:s\b|'s\b)?|dps?\b|decimals\b)"
                     r"|\b(?:rounded|round|correct|accurate)\s+(?:it\s+)?to\s+" + _COUNT + r"\s+places\b", _I)
 _NEAREST_RE = re.compile(
     r"nearest\s+(tenth|hundredth|thousandth|ten[ -]thousandth|whole\s+number|integer|whole|unit|cent|dollar|percent)",
@@ -205,7 +205,7 @@ _NEAREST_RE = re.compile(
 _NEAREST_PLACES = {"tenth": 1, "hundredth": 2, "thousandth": 3, "ten thousandth": 4, "ten-thousandth": 4,
                    "whole number": 0, "integer": 0, "whole": 0, "unit": 0, "cent": 2, "dollar": 0, "percent": 0}
 _SF_RE = re.compile(
-    _COUNT + r"[ \t-]*(?:significant[ \t-]+(?:figures?|digits?)|sig\.?[ \t-]*figs?\b|s\.[ \t]?f\.?|sf\b)", _I
+    _COUNT + r"[ \t-]*(?:significant[ \t-]+(?:figures?|digits?)|sig\.?[ \t-]*figs?\b|s\.[ \t]?f\.?(?:s\b)?|sfs?\b)", _I
 )
 _EXACT_RE = re.compile(
     r"\bexact(?:ly)?\s+(?:value|form|answer|expression|result)|\bin\s+terms\s+of\s+\$?\\?(?:pi\b|π)"

@@ -381,7 +381,29 @@ def _looks_truncated(text: str, method: str, unclosed_box: bool) -> bool:
     last = tail[-1]
     if len(tail) > 200 and last in _DANGLING_CHARS and not tail.endswith(("**", "\\]", "\\)")):
         return True
+    if method not in MARKER_METHODS and _open_math_at_end(tail):
+        return True
     return method not in MARKER_METHODS and len(tail) >= _SHORT_LIMIT and last not in _TERMINAL_CHARS
+
+
+_DOLLAR_RE = re.compile(r"(?<!\\)\$")
+_OPEN_MATH_TAIL = 200
+
+
+def _open_math_at_end(text: str) -> bool:
+    """The text stops inside a math span it opened: an odd ``$`` whose body starts like math
+    (``$\\ov``, not the price ``$5``), or a ``\\[`` never closed, near the end."""
+    end = text[-4 * _OPEN_MATH_TAIL:]
+    k = end.rfind("\\[")
+    if k >= 0 and "\\]" not in end[k:] and len(end) - k <= _OPEN_MATH_TAIL:
+        return True
+    if "$" not in end[-_OPEN_MATH_TAIL:]:
+        return False
+    dollars = [m.start() for m in _DOLLAR_RE.finditer(text[-RESPONSE_TAIL_CHARS:])]
+    if len(dollars) % 2 == 0:
+        return False
+    body = text[-RESPONSE_TAIL_CHARS:][dollars[-1] + 1:]
+    return len(body) <= _OPEN_MATH_TAIL and bool(body) and (body[0] == "\\" or body[0].isalpha())
 
 
 _ECHO_COPY_TOKENS = 25

@@ -161,6 +161,31 @@ def _equations_equal(a: Any, b: Any) -> bool | None:
     symbols = sorted(da.free_symbols | db.free_symbols, key=lambda s: s.name)
     if not symbols:
         return None
+    r = _proportional(da, db, symbols)
+    if r is False and _same_linear_solution(da, db, symbols):
+        return True  # "d = 7a" and "d/a = 7": one relation, rearranged by a factor in the unknowns
+    return r
+
+
+def _same_linear_solution(da: Any, db: Any, symbols: list[Any]) -> bool:
+    """Both relations are linear in a shared unknown and give it the same value (``d = 7a``)."""
+    if not (_small(da) and _small(db)):
+        return False
+    for s in symbols:
+        if s not in da.free_symbols or s not in db.free_symbols:
+            continue
+        check_deadline()
+        ka, kb = da.diff(s), db.diff(s)
+        if ka == 0 or kb == 0 or ka.has(s) or kb.has(s):
+            continue
+        sa = -da.subs(s, 0) / ka
+        sb = -db.subs(s, 0) / kb
+        return expressions_equal(sa, sb) is True
+    return False
+
+
+def _proportional(da: Any, db: Any, symbols: list[Any]) -> bool | None:
+    """``da = c * db`` for one nonzero constant ``c`` at every probe point."""
     ratio = None
     agree = 0
     for subs in _points(symbols):
