@@ -175,3 +175,28 @@ def test_digitless_text_is_never_a_number() -> None:
         s = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 8)))
         assert numbers._parse(s) is None, s
         assert parse_number(s) == numbers.parse_number_words(s), s
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("0.\\overline{3}", Fraction(1, 3)),
+        ("0.1\\overline{6}", Fraction(1, 6)),
+        ("0.\\dot{3}", Fraction(1, 3)),
+        ("0.(3)", Fraction(1, 3)),
+        ("0.333...", Fraction(1, 3)),
+        ("0.1666\\ldots", Fraction(1, 6)),
+        ("0.142857142857142857...", Fraction(1, 7)),
+        ("-0.\\overline{3}", Fraction(-1, 3)),
+        ("1.\\overline{9}", Fraction(2)),
+    ],
+)
+def test_repeating_decimals_are_exact(text: str, value: Fraction) -> None:
+    n = parse_number(text)
+    assert n is not None and n.value == value and n.kind == "repeating"
+
+
+@pytest.mark.parametrize("text", ["3.14159...", "0.12...", "(0.5, 1.5)"])
+def test_dots_without_a_repeated_block_are_no_repeating_decimal(text: str) -> None:
+    n = parse_number(text)
+    assert n is None or n.kind != "repeating"

@@ -149,6 +149,11 @@ _PLACEHOLDER_UNITS_RE = re.compile(
     r"(?:\s*\^\s*\{?\s*[23]\s*\}?)?\s*$", re.IGNORECASE)
 
 
+_SET_BUILDER_RE = re.compile(
+    r"^\\(?:left\\)?\{\s*+(?P<var>[a-zA-Z])\s*+(?:(?:\\in|\u2208)\s*+\\mathbb\s*\{?R\}?\s*+)?"
+    r"(?:\\mid|\\vert|\||:|\\colon|\\right\|)\s*+(?P<cond>[^{}]{1,200}?)\s*+\\(?:right\\)?\}$")
+
+
 def _strip(s: str) -> str:
     t = s.strip()
     for left, right in _WRAPPERS:
@@ -156,6 +161,10 @@ def _strip(s: str) -> str:
             t = t[len(left) : len(t) - len(right)].strip()
     if "unit" in t or "Unit" in t:
         t = _PLACEHOLDER_UNITS_RE.sub("", t).strip() or t
+    if t.startswith(("\\{", "\\left\\{")):
+        m = _SET_BUILDER_RE.match(t)
+        if m and _INEQ.search(m.group("cond")):
+            t = m.group("cond").strip()  # {x | x > 0}: the condition is the set (an interval)
     return t
 
 

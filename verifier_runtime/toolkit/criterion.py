@@ -888,6 +888,12 @@ def _typed(pa: Answer, pr: Answer, a_text: str, r_text: str, cues: Cues | None, 
         return _quantities(pa, pr, cues, x)
     if {ka, kr} <= {"number", "expression"}:
         return _number_expression(pa, pr, cues)
+    if {ka, kr} == {"matrix", "tuple"}:
+        vec = _vector_of(pa if ka == "matrix" else pr)
+        if vec is not None:  # a column (or row) vector is the ordered tuple of its entries
+            comp = compare_answers(vec, pr if ka == "matrix" else pa)
+            if comp.equal is not None:
+                return Judgment(comp.equal, "equal:tuple" if comp.equal else "differ:tuple")
     if kr == "set" and ka != "set" and len(getattr(pr.value, "items", ())) > 1:
         return Judgment(False, "differ:missing_element")
     if ka in ("set", "tuple") and kr not in ("set", "tuple", "interval") and len(getattr(pa.value, "items", ())) > 1:
@@ -915,6 +921,22 @@ def _typed(pa: Answer, pr: Answer, a_text: str, r_text: str, cues: Cues | None, 
             return None
         return Judgment(False, f"undecided:{comp.detail}")
     return Judgment(comp.equal, ("equal:" if comp.equal else "differ:") + comp.kind)
+
+
+def _vector_of(m: Answer) -> Answer | None:
+    """A one-column or one-row matrix as a tuple (``\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}`` = ``(1, 2)``)."""
+    from verifier_runtime.toolkit.structures import Collection
+
+    mat = m.value
+    if getattr(mat, "is_determinant", True) or not mat.rows:
+        return None
+    if all(len(r) == 1 for r in mat.rows) and len(mat.rows) > 1:
+        items = tuple(r[0] for r in mat.rows)
+    elif len(mat.rows) == 1 and len(mat.rows[0]) > 1:
+        items = tuple(mat.rows[0])
+    else:
+        return None
+    return Answer("tuple", Collection(items, True, "(", m.text), m.text)
 
 
 _LEADING_NUMBER_RE = re.compile(
@@ -1026,14 +1048,17 @@ def _comma_reading(na: Number, x: Any) -> Number | None:
         alt = parse_number(na.text.replace(",", "."))
         return alt
     words = {w.lower() for w in re.findall(r"[^\W\d_]+", texts)}
-    english = len(words & _ENGLISH_WORDS) >= 2 and all(w.isascii() for w in words)
+    known = len(words & _ENGLISH_WORDS)
+    # a short English instruction ("Compute.", "Evaluate the sum.") is evidence enough
+    english = (known >= 2 or (known == 1 and len(words) <= 6)) and all(w.isascii() for w in words)
     return na if english else None
 
 
 # Function words of English text (an English text writes no decimal commas: R4.1)
 _ENGLISH_WORDS = frozenset(
     "the a an is are was were of to in on for and or what how many much which who with by from that this it be "
-    "does do did has have total answer find give".split())
+    "does do did has have total answer find give compute evaluate calculate simplify solve determine express "
+    "write round estimate".split())
 
 
 # ----------------------------------------------------------------------------- numbers and expressions

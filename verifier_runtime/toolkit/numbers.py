@@ -237,7 +237,40 @@ _AMBIGUOUS_COMMA_RE = re.compile(r"^[1-9]\d{0,2},\d{3}$")
 _BASED_RE = re.compile(r"^(?P<digits>[0-9A-Za-z]{1,64})_\{?\(?(?P<base>\d{1,2})\)?\}?$")
 
 
+# Repeating decimals: 0.\overline{3}, 0.1\overline{6}, 0.\dot{3}, 0.(3), 0.1(6), and a block written
+# out at least three times then "..." (0.333..., 0.142857142857142857...)
+_REPEAT_MARK_RE = re.compile(
+    r"^(?P<int>\d+)\.(?P<pre>\d*)(?:\\overline\s*\{(?P<a>\d{1,12})\}|\\dot\s*\{?(?P<b>\d)\}?|\((?P<c>\d{1,12})\))$")
+_REPEAT_DOTS_RE = re.compile(r"^(?P<int>\d+)\.(?P<digits>\d{3,40})\s*(?:\.\.\.|\\ldots|\\cdots|\u2026|\\dots)$")
+
+
+def _repeating(pre: str, rep: str, whole: str, raw: str) -> Number:
+    num = int(pre + rep) - (int(pre) if pre else 0)
+    value = Fraction(int(whole)) + Fraction(num, 10 ** len(pre) * (10 ** len(rep) - 1))
+    return Number(value, raw, "repeating")
+
+
+def _repeating_decimal(s: str, raw: str) -> Number | None:
+    m = _REPEAT_MARK_RE.match(s)
+    if m:
+        return _repeating(m.group("pre"), m.group("a") or m.group("b") or m.group("c"), m.group("int"), raw)
+    m = _REPEAT_DOTS_RE.match(s)
+    if m:
+        d = m.group("digits")
+        for start in range(len(d)):  # the shortest block that repeats at least three times to the end
+            tail = d[start:]
+            for size in range(1, len(tail) // 3 + 1):
+                block = tail[:size]
+                if (block * (len(tail) // size + 1)).startswith(tail) and len(tail) >= 3 * size:
+                    return _repeating(d[:start], block, m.group("int"), raw)
+    return None
+
+
 def _parse_unsigned(s: str, raw: str) -> Number | None:
+    if "." in s and ("\\" in s or "(" in s or s.endswith(("...", "\u2026"))):
+        r = _repeating_decimal(s, raw)
+        if r is not None:
+            return r
     m = _DECIMAL_COMMA_RE.match(s)
     if m and not _AMBIGUOUS_COMMA_RE.match(s) and (not _GROUPED_RE.fullmatch(s) or s.startswith("0")):
         # "3,75", "0,5", "12,3456": a comma that cannot separate thousands is a decimal comma
