@@ -33,7 +33,9 @@ _INLINE_RE = re.compile(r"(?:(?<=[\s,;:])|^)(?P<L>[A-J])[ \t]*[.):：](?=[ \t])"
 # Every layout's run starts at an "A"/"a" marker, and each marker is the letter followed by one
 # of these closers: text without such an "A" lists no options, and skips the scans below.
 # Every layout's letter follows a non-word character, so "formula." or "data:" is no marker.
-_FIRST_MARKER_RE = re.compile(r"(?<!\w)[Aa](?:\*\*)?[ \t]*[.)\]:\uff1a]")
+# The letter comes first and the look back after it ("(?<!\w)[Aa]" written the other way round):
+# a pattern that starts with its letters is searched for them, not tried at every position.
+_FIRST_MARKER_RE = re.compile(r"[Aa](?<!\w.)(?:\*\*)?[ \t]*[.)\]:\uff1a]")
 _KEYWORD_RE = re.compile(r"\b(?:answer\s+choices|options|choices)\b\s*[:：]?", re.IGNORECASE)
 
 

@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass
 
 from verifier_runtime.toolkit.extract import Extracted, clean_answer, extract_final_answer, find_boxed
+from verifier_runtime.toolkit.text import CaseFolded, fold_in_place
 
 __all__ = ["Commitment", "commitment_of", "final_commitment", "final_statement", "option_marker", "split_candidates",
            "strip_label"]
@@ -91,6 +92,7 @@ _ANY_MARKER_RE = re.compile(
     r"i\s+was\s+wrong|or\s+rather|make\s+that|i\s+mean|instead|rather|hmm+|oh|oops|hold\s+on)\b",
     re.IGNORECASE,
 )
+_STRONG, _SOFT, _ANY_MARKER = CaseFolded(_STRONG_RE), CaseFolded(_SOFT_RE), CaseFolded(_ANY_MARKER_RE)
 _VALUE_END_RE = re.compile(r"(?:\.(?=\s|$)(?<!\d\.)|[\n;!?]|(?<!\s)\s++(?:because|since|as|so|which|but)\b)", re.IGNORECASE)
 _NEW_ANSWER_RES = (
     re.compile(r"\\boxed\s*\{"),
@@ -154,11 +156,12 @@ def _like(value: str, original: str | None) -> bool:
 
 def _apply_corrections(answer: str | None, text: str) -> tuple[str | None, list[str], str]:
     """Walk the corrections in ``text`` (the answer's own sentence and what follows it)."""
-    if not _ANY_MARKER_RE.search(text):
+    low = fold_in_place(text)
+    if not _ANY_MARKER.search_in(text, low):
         return answer, [], ""
-    marks: list[tuple[int, int, bool]] = [(m.start(), m.end(), True) for m in _STRONG_RE.finditer(text)]
-    marks += [(m.start(), m.end(), False) for m in _SOFT_RE.finditer(text)
-              if not any(s <= m.start() < e for s, e, _ in marks)]
+    marks: list[tuple[int, int, bool]] = [(s, e, True) for s, e in _STRONG.spans_in(text, low)]
+    marks += [(m0, m1, False) for m0, m1 in _SOFT.spans_in(text, low)
+              if not any(s <= m0 < e for s, e, _ in marks)]
     if not marks:
         return answer, [], ""
     marks.sort()
@@ -255,6 +258,7 @@ _HEDGE_WORDS_RE = re.compile(
     r"alternatively|not\s+sure|unsure|one\s+of)\b",
     re.IGNORECASE,
 )
+_HEDGE_WORDS = CaseFolded(_HEDGE_WORDS_RE)
 _EITHER_RE = re.compile(r"^(?:it\s+(?:is|'s|could\s+be|might\s+be)\s+|the\s+answer\s+(?:is|could\s+be)\s+|(?:it\s+)?(?:could|"
                         r"might|may)\s+be\s+)?(?:either|one\s+of)\s+", re.IGNORECASE)
 _MATHY_RE = re.compile(r"[\d\\$^_=<>()\[\]{}|+*/]|(?:^|\s)[A-Za-z](?:$|[\s,;])")
@@ -400,7 +404,7 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
 
     if parse_number(text) is not None:
         return (text,), "single", False  # "one thousand six hundred and twenty-five", "1,234"
-    hedged = bool(_HEDGE_WORDS_RE.search(text))
+    hedged = _HEDGE_WORDS.search_in(text, fold_in_place(text))
     either = bool(_EITHER_RE.match(text))
     body = _HEDGE_LEAD_RE.sub("", _EITHER_RE.sub("", text, count=1), count=1) or text
     core = body  # without hedge words ("probably 12" is the value 12); a single candidate as written
@@ -672,7 +676,7 @@ def _commitment(ex: Extracted) -> Commitment:
     else:
         text = ", ".join(candidates)
         items = candidates
-        hedged = hedged or any(_HEDGE_WORDS_RE.search(c) for c in candidates)
+        hedged = hedged or any(_HEDGE_WORDS.search_in(c, fold_in_place(c)) for c in candidates)
     if len(candidates) > 1:
         labels = [strip_label(c) for c in items]
         names = {lab for lab, _ in labels}

@@ -223,7 +223,7 @@ def _parse_answer(s: str) -> Answer | None:
         if m is not None:
             return Answer("matrix", m, s)
     bracketed = bool(_BRACKET_START.match(t))
-    if _REALS_WORDS_RE.search(t):
+    if "real" in t.lower() and _REALS_WORDS_RE.search(t):  # every spelling it matches lower-cases to "real"
         iv = parse_interval_set(t)
         if iv is not None:
             return Answer("interval", iv, s)

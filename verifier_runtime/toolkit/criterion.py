@@ -92,11 +92,25 @@ def judge_triple(x: Any) -> Judgment:
 
 
 # ----------------------------------------------------------------------------- guards for modules
+def _per_triple(x: Any, key: tuple, compute: Any) -> Any:
+    """``compute()``, kept for the triple ``x`` when it has a memo (a
+    :class:`~verifier_runtime.triple.Triple`): the rules below are pure functions of the triple
+    and their arguments, and several modules of a cascade ask them with the same ones."""
+    memo = getattr(x, "memo", None)
+    return compute() if memo is None else memo(key, compute)
+
+
 def pass_guard(x: Any, answer: str | None = None) -> str | None:
     """The criterion's reason why a PASS of ``answer`` (default: the committed answer) would be
     wrong even when its value matches, or ``None``: a restatement of the question (R2.6), a form
     requirement it violates (R3.2), case that carries meaning (R6.1), a cut-off answer (R1.3).
     Learned modules check it before they PASS."""
+    if answer is None or type(answer) is str:
+        return _per_triple(x, ("pass_guard", answer), lambda: _pass_guard(x, answer))
+    return _pass_guard(x, answer)
+
+
+def _pass_guard(x: Any, answer: Any) -> str | None:
     try:
         a = x.answer if answer is None else answer
         if not a:
@@ -841,6 +855,13 @@ def compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any = None, *
     (R3-R5); ``None`` when neither side parses into a comparable value (text decides).
     An option-letter reference with the question's options is a choice (R6.2): "(A) 1" is
     option A written with option E's text, not the product A times 1."""
+    if x is not None and type(answer) is str and type(ref) is str and cues is getattr(x, "cues", None):
+        return _per_triple(x, ("compare_candidate", answer, ref, element),
+                           lambda: _compare_candidate(answer, ref, cues, x, element))
+    return _compare_candidate(answer, ref, cues, x, element)
+
+
+def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element: bool) -> Judgment | None:
     if x is not None and not element and _is_letter(ref):
         options = x.options
         if options:
@@ -1385,17 +1406,29 @@ def _stated_in(answer: str, alias: str) -> bool | None:
 _WINDOW_BEFORE, _WINDOW_AFTER = 6, 3
 
 
+def _find_ignoring_case(text: str, needle: str) -> tuple[int, int] | None:
+    """The span of the first case-insensitive occurrence of ``needle`` in ``text`` (what
+    ``re.search(re.escape(needle), text, re.IGNORECASE)`` finds), or ``None``. ASCII text is
+    searched without building a pattern (compiling one costs about half a millisecond, and
+    every needle is new); other text keeps the regular expression's Unicode case rules."""
+    if text.isascii() and needle.isascii():
+        k = text.lower().find(needle.lower())
+        return None if k < 0 else (k, k + len(needle))
+    m = re.search(re.escape(needle), text, flags=re.IGNORECASE)
+    return None if m is None else m.span()
+
+
 def _committed_near(text: str, alias: str) -> bool:
     """No negation or alternative among the few words around the (first) mention of ``alias``."""
-    m = re.search(re.escape(alias), text, flags=re.IGNORECASE)
-    if m is None:
+    span = _find_ignoring_case(text, alias)
+    if span is None:
         norm, nalias = normalize_text(text), normalize_text(alias)
         k = norm.find(nalias)
         if k < 0:
             return not _NOT_COMMITTED_RE.search(text)
         before, after = norm[:k], norm[k + len(nalias):]
     else:
-        before, after = text[: m.start()], text[m.end():]
+        before, after = text[: span[0]], text[span[1]:]
     window = " ".join(before.split()[-_WINDOW_BEFORE:] + after.split()[:_WINDOW_AFTER])
     if _NOT_COMMITTED_RE.search(window) or _REPORTED_RE.search(" ".join(before.split()[-_WINDOW_BEFORE:])):
         return False

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from verifier_runtime.limits import MAX_ANSWER_CHARS, RESPONSE_TAIL_CHARS, check_deadline
 from verifier_runtime.toolkit._memo import memoize_text
-from verifier_runtime.toolkit.text import _as_str, normalize_text
+from verifier_runtime.toolkit.text import _as_str, fold_in_place, normalize_text
 
 METHODS = ("boxed", "final_answer", "answer_is", "bold", "hash", "answer_colon", "last_line", "whole", "none")
 # Methods that rest on an explicit answer marker written by the model.
@@ -115,40 +115,35 @@ _BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![A-Za-z])")
 _SPACE_FORM_RE = re.compile(r"[^\s$]+")
 
 
-def _brace_partners(text: str) -> dict[int, int]:
-    """Map each ``{`` index to its matching ``}`` index in one pass (``\\{``, ``\\}`` are literal)."""
-    partners: dict[int, int] = {}
-    stack: list[int] = []
-    i, n = 0, len(text)
+# a backslash with the character it escapes, or a brace (what the brace matching looks at)
+_BRACE_SCAN_RE = re.compile(r"\\.|[{}]", re.DOTALL)
+
+
+def _brace_partner(text: str, k: int) -> int | None:
+    """The index of the ``}`` that closes the ``{`` at ``k``, or ``None`` when it is never closed
+    (``\\{``, ``\\}`` are literal). Only the text after ``k`` decides: braces left open before it
+    close after its partner, and a box's brace is never escaped, so the scan starts there
+    instead of matching every brace of the response."""
+    depth = 0
     steps = 0
-    find_next = re.compile(r"[\\{}]").search
-    while True:
-        m = find_next(text, i)
-        if m is None:
-            break
-        j = m.start()
-        ch = text[j]
-        if ch == "\\":
-            i = j + 2
-            continue
+    for m in _BRACE_SCAN_RE.finditer(text, k + 1):
+        ch = m.group()
         if ch == "{":
-            stack.append(j)
-        elif stack:
-            partners[stack.pop()] = j
-        i = j + 1
+            depth += 1
+        elif ch == "}":
+            if depth == 0:
+                return m.start()
+            depth -= 1
         steps += 1
         if steps % 4096 == 0:
             check_deadline()
-        if i >= n:
-            break
-    return partners
+    return None
 
 
 def _boxed_spans(text: str) -> tuple[list[tuple[str, int, int]], bool]:
     """(outermost boxes in order as (content, start, end), whether a ``\\boxed{`` is left unclosed)."""
     if "\\boxed" not in text and "\\fbox" not in text:
         return [], False
-    partners = _brace_partners(text)
     found: list[tuple[str, int, int]] = []
     unclosed = False
     covered_until = -1
@@ -159,7 +154,7 @@ def _boxed_spans(text: str) -> tuple[list[tuple[str, int, int]], bool]:
         while k < len(text) and text[k] in " \t":
             k += 1
         if k < len(text) and text[k] == "{":
-            close = partners.get(k)
+            close = _brace_partner(text, k)
             if close is None:
                 unclosed = True
                 continue
@@ -197,6 +192,8 @@ _MAX_CLEAN_ROUNDS = 10
 
 def _whole_command_content(s: str) -> str | None:
     """``\\text{abc}`` -> ``abc`` when the command's braces span the whole string."""
+    if not s.startswith("\\") or not s.endswith("}"):
+        return None  # what the match below needs first, tested without the engine
     m = _CMD_WRAPPER_RE.match(s)
     if not m or not s.endswith("}"):
         return None
@@ -300,9 +297,44 @@ def _rest_of_answer(text: str, start: int) -> tuple[str, int]:
 _MAX_CANDIDATES = 16
 
 
-def _last_marker(regex: re.Pattern[str], text: str, skip_options_list: bool = False) -> list[tuple[str, int]]:
+def _marker_matches(regex: re.Pattern[str], text: str, starts: tuple[str, ...]) -> list[re.Match[str]]:
+    """``list(regex.finditer(text))`` for a case-insensitive marker whose every match begins
+    with one of the lower-case ASCII words ``starts``. The regular expression engine tries such
+    a pattern at every position of the text; a match can only begin where one of the words is
+    written (in the folded text, index for index), so only those places are tried: the same
+    matches, found in a fraction of the time on long responses."""
+    low = fold_in_place(text) if starts else None
+    if low is None:
+        return list(regex.finditer(text))
+    at: set[int] = set()
+    for word in starts:
+        k = low.find(word)
+        while k >= 0:
+            at.add(k)
+            k = low.find(word, k + 1)
+    out: list[re.Match[str]] = []
+    pos = 0
+    for k in sorted(at):
+        if k < pos:
+            continue  # inside the previous match: finditer resumes after it
+        m = regex.match(text, k)
+        if m is not None:
+            if m.end() == k:  # an empty match (not one of these markers): finditer's own rules
+                return list(regex.finditer(text))
+            out.append(m)
+            pos = m.end()
+    return out
+
+
+# the words every match of a marker begins with (see _marker_matches)
+_FINAL_STARTS = ("final",)
+_ANSWER_IS_STARTS = ("answer", "correct", "right", "best")
+
+
+def _last_marker(regex: re.Pattern[str], text: str, skip_options_list: bool = False,
+                 starts: tuple[str, ...] = ()) -> list[tuple[str, int]]:
     """(cleaned answer, end) after the last (up to 16) matches of ``regex``, in order; empty ones dropped."""
-    matches = list(regex.finditer(text))
+    matches = _marker_matches(regex, text, starts)
     out: list[tuple[str, int]] = []
     for m in reversed(matches):
         if len(out) >= _MAX_CANDIDATES:
@@ -481,10 +513,10 @@ def _extract(text: str, *, reference: bool) -> _Found:
     for method in order:
         found: list[tuple[str, int]]
         if method == "final_answer":
-            found = _last_marker(_FINAL_RE, text) if "final" in folded else []
+            found = _last_marker(_FINAL_RE, text, starts=_FINAL_STARTS) if "final" in folded else []
         elif method == "answer_is":
             maybe = "answer" in folded or "option" in folded or "choice" in folded
-            found = _last_marker(_ANSWER_IS_RE, text) if maybe else []
+            found = _last_marker(_ANSWER_IS_RE, text, starts=_ANSWER_IS_STARTS) if maybe else []
         elif method == "answer_colon":
             if reference and not multiline and not _ANS_LEAD_RE.match(text):
                 continue  # a one-line reference "A: Paris" is an option, not a GSM8K answer line

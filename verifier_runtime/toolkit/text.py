@@ -87,6 +87,42 @@ def _strip_ends(s: str) -> str:
     return s
 
 
+
+def fold_in_place(text: str) -> str | None:
+    """``text`` lower-cased so that every character a case-insensitive pattern takes for an
+    ASCII letter *is* that letter, at the same index, and every character keeps its class
+    (word, space, digit); ``None`` if the length would change. ``str.lower`` does this except
+    for three characters: dotted and dotless I (U+0130, U+0131), which a case-insensitive
+    ``i`` matches, and the long s (U+017F). (Checked over every code point by the tests.)"""
+    if text.isascii():
+        return text.lower()
+    low = text.replace("\u0130", "i").lower().replace("\u0131", "i").replace("\u017f", "s")
+    return low if len(low) == len(text) else None
+
+
+class CaseFolded:
+    """A case-insensitive pattern of lower-case ASCII words, run case-sensitively on the folded
+    text (:func:`fold_in_place`): the same matches at the same places, in about half the time
+    (the engine tests each alternative's first letter at once instead of through a case fold)."""
+
+    __slots__ = ("_rx", "_folded")
+
+    def __init__(self, rx: re.Pattern[str]) -> None:
+        letters = re.sub(r"\\.", "", rx.pattern)  # escapes (\b, \s, \w ...) keep their meaning
+        if not rx.flags & re.IGNORECASE or any(ch.isupper() for ch in letters) or any(
+                ch.isalpha() and not ch.isascii() for ch in letters):
+            raise ValueError(f"not a case-insensitive pattern of lower-case ASCII letters: {rx.pattern!r}")
+        self._rx = rx
+        self._folded = re.compile(rx.pattern, rx.flags & ~re.IGNORECASE)
+
+    def search_in(self, text: str, low: str | None) -> bool:
+        """Whether the pattern occurs in ``text``, whose :func:`fold_in_place` is ``low``."""
+        return bool(self._rx.search(text) if low is None else self._folded.search(low))
+
+    def spans_in(self, text: str, low: str | None) -> list[tuple[int, int]]:
+        """The spans of ``finditer`` over ``text``, whose :func:`fold_in_place` is ``low``."""
+        return [m.span() for m in (self._rx.finditer(text) if low is None else self._folded.finditer(low))]
+
 @memoize_text()
 def normalize_text(s: str) -> str:
     """Canonical form of a short text answer, for equality tests.
