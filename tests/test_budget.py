@@ -14,6 +14,17 @@ def _spin(seconds: float) -> None:
         pass
 
 
+def _run_in_threads(worker, n: int) -> list[threading.Thread]:
+    """``worker(i)`` in ``n`` daemon threads at once; fails if any is still running after 60 s."""
+    threads = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not any(t.is_alive() for t in threads), "deadlocked"
+    return threads
+
+
 def test_interrupts_a_busy_loop_that_never_checks() -> None:
     t0 = time.monotonic()
     try:
@@ -67,13 +78,8 @@ def test_many_threads_tight_budgets_no_deadlock_no_leak() -> None:
         except BaseException as e:  # noqa: BLE001 - a leaked interrupt is the failure we look for
             leaked.append(e)
 
-    threads = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(8)]
     t0 = time.monotonic()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    assert not any(t.is_alive() for t in threads), "deadlocked"
+    _run_in_threads(worker, 8)
     assert not leaked, leaked
     assert counts["interrupted"] + counts["finished"] == 8 * 300
     assert counts["interrupted"] > 0 and counts["finished"] > 0
@@ -213,12 +219,7 @@ def test_one_watch_leaves_the_watchdog_table_and_leaks_no_interrupt_from_many_th
         except BaseException as e:  # noqa: BLE001 - a leaked interrupt is the failure we look for
             leaked.append(e)
 
-    threads = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    assert not any(t.is_alive() for t in threads), "deadlocked"
+    threads = _run_in_threads(worker, 8)
     assert not leaked, leaked
     assert counts["interrupted"] + counts["finished"] == 8 * 200
     assert counts["interrupted"] > 0 and counts["finished"] > 0

@@ -165,7 +165,24 @@ def test_a_boxs_brace_partner_is_the_one_the_whole_text_gives() -> None:
             while k < len(t) and t[k] in " \t":
                 k += 1
             if k < len(t) and t[k] == "{":
-                assert ex._brace_partner(t, k) == whole.get(k), (t, k)
+                assert ex._brace_partner(t, k, 10_000)[0] == whole.get(k), (t, k)
+                close, _ = ex._brace_partner(t, k, 2)
+                assert close in (-1, whole.get(k)), (t, k)  # out of steps, or the same partner
+        assert ex._brace_partners(t) == whole, t
+
+
+def test_many_unclosed_boxes_take_one_pass() -> None:
+    """Scanning each box from its brace stops after a fixed number of steps; the boxes are then
+    read from one whole-text match (linear, whatever the number of boxes)."""
+    import time
+
+    text = "\\boxed{" * 5000 + "x"
+    t0 = time.perf_counter()
+    found, unclosed = ex._boxed_spans(text)
+    assert found == [] and unclosed and time.perf_counter() - t0 < 0.5
+    text = "\\boxed{1} " * 3000 + "\\boxed{\\frac{1}{2}}"
+    found, unclosed = ex._boxed_spans(text)
+    assert len(found) == 3001 and found[-1][0] == "\\frac{1}{2}" and not unclosed
 
 
 # --- case-insensitive find without a pattern --------------------------------------------------

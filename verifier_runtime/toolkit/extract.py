@@ -119,11 +119,14 @@ _SPACE_FORM_RE = re.compile(r"[^\s$]+")
 _BRACE_SCAN_RE = re.compile(r"\\.|[{}]", re.DOTALL)
 
 
-def _brace_partner(text: str, k: int) -> int | None:
-    """The index of the ``}`` that closes the ``{`` at ``k``, or ``None`` when it is never closed
-    (``\\{``, ``\\}`` are literal). Only the text after ``k`` decides: braces left open before it
-    close after its partner, and a box's brace is never escaped, so the scan starts there
-    instead of matching every brace of the response."""
+_LOCAL_SCAN_STEPS = 4096  # braces a response's boxes may scan one by one before one whole-text match
+
+
+def _brace_partner(text: str, k: int, steps_left: int) -> tuple[int | None, int]:
+    """(the index of the ``}`` that closes the ``{`` at ``k`` or ``None`` when it is never closed,
+    the steps used), scanning from ``k`` on (``\\{``, ``\\}`` are literal); ``(-1, steps)`` when
+    ``steps_left`` ran out first. Only the text after ``k`` decides: braces left open before it
+    close after its partner, and a box's brace is never escaped."""
     depth = 0
     steps = 0
     for m in _BRACE_SCAN_RE.finditer(text, k + 1):
@@ -132,12 +135,29 @@ def _brace_partner(text: str, k: int) -> int | None:
             depth += 1
         elif ch == "}":
             if depth == 0:
-                return m.start()
+                return m.start(), steps
             depth -= 1
+        steps += 1
+        if steps >= steps_left:
+            return -1, steps
+    return None, steps
+
+
+def _brace_partners(text: str) -> dict[int, int]:
+    """Map each ``{`` index to its matching ``}`` index in one pass (``\\{``, ``\\}`` are literal)."""
+    partners: dict[int, int] = {}
+    stack: list[int] = []
+    steps = 0
+    for m in _BRACE_SCAN_RE.finditer(text):
+        ch = m.group()
+        if ch == "{":
+            stack.append(m.start())
+        elif ch == "}" and stack:
+            partners[stack.pop()] = m.start()
         steps += 1
         if steps % 4096 == 0:
             check_deadline()
-    return None
+    return partners
 
 
 def _boxed_spans(text: str) -> tuple[list[tuple[str, int, int]], bool]:
@@ -147,6 +167,8 @@ def _boxed_spans(text: str) -> tuple[list[tuple[str, int, int]], bool]:
     found: list[tuple[str, int, int]] = []
     unclosed = False
     covered_until = -1
+    partners: dict[int, int] | None = None
+    steps_left = _LOCAL_SCAN_STEPS
     for m in _BOX_RE.finditer(text):
         if m.start() < covered_until:
             continue  # nested inside an earlier box
@@ -154,7 +176,13 @@ def _boxed_spans(text: str) -> tuple[list[tuple[str, int, int]], bool]:
         while k < len(text) and text[k] in " \t":
             k += 1
         if k < len(text) and text[k] == "{":
-            close = _brace_partner(text, k)
+            if partners is None:  # boxes near the end, with short contents: scan each from its brace
+                close, used = _brace_partner(text, k, steps_left)
+                steps_left -= used
+                if close == -1:  # many boxes, or long ones (an unclosed box scans to the end): one pass
+                    partners = _brace_partners(text)
+            if partners is not None:
+                close = partners.get(k)
             if close is None:
                 unclosed = True
                 continue
