@@ -124,6 +124,8 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
             return "restatement:question_expression"
         if _range_for_one_value(a, ref, x.cues):
             return "hedge:range"
+        if _listed_with_others(x, a):
+            return "hedge:list_for_single_answer"  # "Joie de vivre, James Ray, 25." for 25
         if _NEGATED_EQ_RE.match(a) or _symbolic(a):
             # "-x = 2" states x = -2 and "x - 1" is no number 1, whatever number a module compared
             j = compare_candidate(a, ref, x.cues, x)
@@ -160,6 +162,14 @@ def _range_for_one_value(answer: str, ref: str, cues: Cues | None) -> bool:
         return False
     # "3 - 13x" and "3-4" may be subtractions; "approximately 3-4" and "3\u20134" are ranges
     return m.group("sep") != "-" or bool(m.group("lead").strip())
+
+
+def _listed_with_others(x: Any, answer: str) -> bool:
+    """R2.3: the reference is one item of a comma list of other candidates, where one answer is asked."""
+    ref = x.ref
+    if not ref or "," not in answer or len(answer) > 300 or several_allowed(x) or parse_bool(ref) is not None:
+        return False  # "Yes, zero is even, since ...": a boolean with its reason is no list
+    return any(_has_peer(answer, alias, x.question or "") for alias in reference_aliases(ref, x.question or "")[:4])
 
 
 def _symbolic(answer: str) -> bool:
@@ -362,6 +372,8 @@ def _judge(x: Any) -> Judgment:
         return Judgment(rb == ab, "equal:boolean" if rb == ab else "differ:boolean")
     if rb is None and len(ref) <= 40 and _is_formula(ref):
         return _text(answer, ref, x, cues)  # H2 is not 2H: formulas compare as written (R6.1)
+    if not options and _listed_with_others(x, answer):
+        return Judgment(False, "hedge:list_for_single_answer")
     j = compare_candidate(answer, ref, cues, x)
     if j is None or not j.correct:
         aliases = reference_aliases(ref, x.question)
@@ -1441,13 +1453,15 @@ _REF_TOKEN = "\u2063REF\u2063"  # stands for the reference inside an answer spli
 
 def _has_peer(answer: str, alias: str, question: str) -> bool:
     """R2.3 for prose: "Paris and Lyon" offers a second answer beside the reference."""
-    if len(answer.split()) > 12:
-        return False
     text = answer.strip().rstrip(".")
-    # a reference with its own "and" or comma ("between 1881 and 1885") stays one item
-    at = text.lower().find(alias.lower()) if _PEER_SPLIT_RE.search(alias) or "," in alias else -1
-    if at >= 0:
+    # the reference stays one item, however many words it has or an "and" or comma of its own
+    # ("between 1881 and 1885", "All I Want for Christmas Is My 2 Front Teeth")
+    at = text.lower().find(alias.lower()) if len(alias) >= 2 else -1
+    if at >= 0 and (at == 0 or not text[at - 1].isalnum()) and (
+            at + len(alias) == len(text) or not text[at + len(alias)].isalnum()):
         text = text[:at] + _REF_TOKEN + text[at + len(alias):]
+    if len(text.split()) > 12:
+        return False
     joined = [p for p in _PEER_SPLIT_RE.split(text) if p and p.strip()]
     parts = [q for p in joined for q in _LIST_COMMA_SPLIT_RE.split(p) if q and q.strip()]
     # one comma is an apposition ("Paris, France"); "and"/"or", or three items in a row, make a list
