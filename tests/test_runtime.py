@@ -194,9 +194,11 @@ def test_import_is_light() -> None:
     code = ("import sys, time; t=time.perf_counter(); import verifier_runtime; dt=time.perf_counter()-t; "
             "heavy=[m for m in ('prefect','duckdb','polars','umap','torch','sympy','pint','numpy','openai','anthropic') "
             "if m in sys.modules]; print(dt, heavy)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split(" ", 1)
-    assert float(out[0]) < 0.5, out
-    assert out[1].strip() == "[]", out
+    # the best of three fresh interpreters: the import's own cost, not a busy machine's scheduling
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split(" ", 1)
+            for _ in range(3)]
+    assert min(float(r[0]) for r in runs) < 0.5, runs
+    assert all(r[1].strip() == "[]" for r in runs), runs
 
 
 def test_release_write_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -146,7 +146,8 @@ _SEVERAL_RE = re.compile(
     r"zeros?|zeroes|numbers|integers|pairs|points|x|y|answers)\b"
     r"|\bseparated\s+by\s+commas?\b|\bcomma[- ]separated\b|\bsolutions\s+(?:to|of|for)\b|\bwhat\s+are\s+the\s+(?:solutions|roots|"
     r"zeros|values|possible)|\broots\s+of\b|\bzeros\s+of\b|\bwhich\s+of\s+the\s+following(?:\s+\w+){0,3}\s+are\b|\bselect\s+all\b|"
-    r"\ball\s+that\s+apply\b|\bsolve\b.{0,80}\bfor\s+all\b",
+    r"\ball\s+that\s+apply\b|\bsolve\b.{0,80}\bfor\s+all\b"
+    r"|\b(?:as|in)\s+a\s+list\s+of\b|\blist\s+of\s+(?:those|the)\s+(?:options|letters|choices|statements)\b",
     re.IGNORECASE | re.DOTALL,
 )
 _ORDERED_RE = re.compile(
@@ -411,7 +412,7 @@ _READERS = {
     or any(n.lower() in ("integer", "whole number") for n in _nearest(c)),
     "boolean": lambda c: _is_boolean_question(c._text, c._low),
     "several": _rx(("all", "both", "two", "three", "four", "comma", "solutions", "roots", "zeros", "values",
-                    "following", "apply"), _SEVERAL_RE),
+                    "following", "apply", "list"), _SEVERAL_RE),
     "ordered": _rx(("order", "pair", "triple", "tuple", "coordinate", "vector", "point", "form (", "sequence",
                     "smallest", "least", "largest", "greatest"), _ORDERED_RE),
     "interval": _rx(("interval", "domain", "range", "inequal", "values", "solution set", "set of", "function"),

@@ -380,6 +380,9 @@ def _last_marker(regex: re.Pattern[str], text: str, skip_options_list: bool = Fa
     return out
 
 
+_FENCE_RE = re.compile(r"^(?:```|~~~)[\w+-]{0,20}$")
+
+
 def _nonempty_lines(text: str, limit: int) -> list[str]:
     """The last ``limit`` non-empty lines of ``text``, in order."""
     lines: list[str] = []
@@ -387,7 +390,7 @@ def _nonempty_lines(text: str, limit: int) -> list[str]:
     while end > 0 and len(lines) < limit:
         start = text.rfind("\n", 0, end) + 1
         line = text[start:end].strip()
-        if line:
+        if line and not _FENCE_RE.match(line):  # a code fence's own line is no answer line
             lines.append(line)
         end = start - 1
     lines.reverse()
