@@ -113,16 +113,25 @@ HOSTILE = [
 
 
 @pytest.mark.parametrize("text", HOSTILE, ids=[f"hostile-{i}" for i in range(len(HOSTILE))])
+def _seconds(fn, *args, **kwargs) -> float:
+    """The faster of two runs: a super-linear path is slow both times, a stalled machine once."""
+    best = float("inf")
+    for _ in range(2):
+        start = time.perf_counter()
+        fn(*args, **kwargs)
+        best = min(best, time.perf_counter() - start)
+        if best < 0.05 * 3:
+            break
+    return best
+
+
 def test_hostile_inputs_are_fast_and_safe(text: str) -> None:
     for fn in (ex.strip_think, ex.find_boxed, ex.extract_reference, ex.clean_answer):
-        start = time.perf_counter()
-        fn(text)
-        assert time.perf_counter() - start < 0.05 * 3, fn.__name__  # 50 ms target, slack for a loaded CI box
-    start = time.perf_counter()
+        assert _seconds(fn, text) < 0.05 * 3, fn.__name__  # 50 ms target, slack for a loaded CI box
     result = ex.extract_final_answer(text, question=text[:20_000])
     assert isinstance(result, ex.Extracted)
     assert result.method in ex.METHODS
-    assert time.perf_counter() - start < 0.05 * 3
+    assert _seconds(ex.extract_final_answer, text, question=text[:20_000]) < 0.05 * 3
 
 
 def test_random_junk_never_raises() -> None:
