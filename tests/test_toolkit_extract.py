@@ -112,7 +112,6 @@ HOSTILE = [
 ]
 
 
-@pytest.mark.parametrize("text", HOSTILE, ids=[f"hostile-{i}" for i in range(len(HOSTILE))])
 def _seconds(fn, *args, **kwargs) -> float:
     """The faster of two runs: a super-linear path is slow both times, a stalled machine once."""
     best = float("inf")
@@ -125,6 +124,7 @@ def _seconds(fn, *args, **kwargs) -> float:
     return best
 
 
+@pytest.mark.parametrize("text", HOSTILE, ids=[f"hostile-{i}" for i in range(len(HOSTILE))])
 def test_hostile_inputs_are_fast_and_safe(text: str) -> None:
     for fn in (ex.strip_think, ex.find_boxed, ex.extract_reference, ex.clean_answer):
         assert _seconds(fn, text) < 0.05 * 3, fn.__name__  # 50 ms target, slack for a loaded CI box
