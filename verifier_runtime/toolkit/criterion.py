@@ -126,7 +126,7 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
             return "hedge:range"
         if _listed_with_others(x, a):
             return "hedge:list_for_single_answer"  # "Joie de vivre, James Ray, 25." for 25
-        if _NEGATED_EQ_RE.match(a) or _symbolic(a):
+        if _symbolic(a):
             # "-x = 2" states x = -2 and "x - 1" is no number 1, whatever number a module compared
             j = compare_candidate(a, ref, x.cues, x)
             if j is not None and not j.correct:
@@ -173,14 +173,15 @@ def _listed_with_others(x: Any, answer: str) -> bool:
 
 
 def _symbolic(answer: str) -> bool:
-    """The answer is a formula in unknowns (``x - 1``, ``2n + 3``), not a number inside words."""
+    """The answer is a formula in unknowns (``x - 1``, ``-x = 2``), not a number inside words."""
     if len(answer) > _MAX_RESTATEMENT_CHARS or not _OPERATOR_RE.search(answer):
         return False
     pa = parse_answer(answer)
-    if pa is None or pa.kind != "expression":
+    if pa is None or pa.kind not in ("expression", "equation"):
         return False
+    v = pa.value
     try:
-        return bool(pa.value.free_symbols)
+        return bool(v.lhs.free_symbols | v.rhs.free_symbols) if pa.kind == "equation" else bool(v.free_symbols)
     except AttributeError:
         return False
 
@@ -825,7 +826,6 @@ def _unlabel(text: str, ref_is_equation: bool, cues: Cues | None, question: str 
 
 _MEMBER_RE = re.compile(r"^\s*+([A-Za-z])\s*+(?:\\in|\u2208)\s*+(\\\{.+|\{.+)$", re.DOTALL)
 _NEGATED_LABEL_RE = re.compile(r"^[-\u2212]\s*([A-Za-z])$")
-_NEGATED_EQ_RE = re.compile(r"^\s*[-\u2212]\s*[A-Za-z]\s*=")
 _ARITH_RE = re.compile(r"^[\d\s.,+\-*/^()\u00d7\u00b7\u2212:]+$|\\(?:times|cdot|div|frac)")
 
 
