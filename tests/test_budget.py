@@ -226,3 +226,60 @@ def test_one_watch_leaves_the_watchdog_table_and_leaks_no_interrupt_from_many_th
     mine = {t.ident for t in threads}
     time.sleep(0.2)  # the watchdog drops ended watches on its next poll
     assert not [e for e in list(limits._WATCHDOG._entries.values()) if e.thread_id in mine and e.active]
+
+
+
+def _collect_and_spin(args: tuple[float, bool]) -> str:
+    """A full collection, then ``seconds`` of work (with cooperative checks when asked)."""
+    import gc
+
+    seconds, checking = args
+    gc.collect()
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if checking:
+            check_deadline()
+    return "done"
+
+
+def test_a_module_turn_overrunning_after_a_full_collection_gets_its_budget_once_more() -> None:
+    """A full collection during a verify call (it stops every thread) gives an overrunning turn
+    its budget once more, for the watchdog and the cooperative check alike; never twice, never
+    past the call's deadline; without a collection nothing changes."""
+    from verifier_runtime.limits import full_collections, run_watched
+
+    def attempt(watch, budget_s, seconds, checking, deadline=None):
+        t0 = time.monotonic()
+        try:
+            out = watch.call(budget_s, _collect_and_spin, (seconds, checking), deadline)
+        except BudgetExceeded:
+            out = "interrupted"
+        return out, time.monotonic() - t0
+
+    def body(watch):
+        n0 = full_collections()
+        rows = [attempt(watch, 0.2, 0.3, False), attempt(watch, 0.2, 0.3, True),  # 1.5 budgets: done
+                attempt(watch, 0.2, 3.0, False), attempt(watch, 0.2, 3.0, True),  # more than 2: not
+                attempt(watch, 5.0, 3.0, True, time.monotonic() + 0.2)]  # the call's deadline holds
+        return rows, full_collections() - n0
+
+    rows, collections = run_watched(body)
+    assert collections >= 5
+    assert [r for r, _ in rows] == ["done", "done", "interrupted", "interrupted", "interrupted"], rows
+    assert all(took < 1.5 for _, took in rows[2:]), rows
+    # and a call in which no full collection ran keeps the plain budget
+    import gc
+
+    gc.disable()
+    try:
+        def plain(watch):
+            t0 = time.monotonic()
+            try:
+                watch.call(0.2, _spin, 0.3)
+                return "done", time.monotonic() - t0
+            except BudgetExceeded:
+                return "interrupted", time.monotonic() - t0
+        assert run_watched(plain)[0] == "interrupted"
+    finally:
+        gc.enable()
+    assert remaining() is None

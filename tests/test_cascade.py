@@ -34,7 +34,7 @@ def test_replay_and_verify_agree_on_every_pool_example() -> None:
         correct = rep["labels"][v.cascade.ids.index(rep["decided_by"])] == "PASS" if rep["decided_by"] \
             else rep["fallback"]
         if (by, correct) != (verdict.decided_by, verdict.correct):
-            disagreements.append((q[:60], by, correct, verdict.decided_by, verdict.correct))
+            disagreements.append((q[:60], by, correct, verdict.decided_by, verdict.correct, verdict.trace))
     assert len(replayed) == len(examples) > 100
     assert not disagreements, disagreements[:5]
     # validation's replay over the recorded labels picks the same deciders

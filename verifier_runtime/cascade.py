@@ -213,7 +213,10 @@ class Cascade:
         """Every module's decision on ``x`` without short-circuit, each under its own budget."""
         if x.oversized:
             return [(mid, Decision(ABSTAIN, "input_too_large")) for mid in self.ids]
-        return [(mid, run_decide(decide, x, self.module_budget_s, strict=self.strict, module_id=mid))
+        return run_watched(self._decide_each, x)
+
+    def _decide_each(self, watch: Watch, x: Triple) -> list[tuple[str, Decision]]:
+        return [(mid, run_decide(decide, x, self.module_budget_s, strict=self.strict, module_id=mid, watch=watch))
                 for mid, decide in self.modules]
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextvars
 import ctypes
+import gc
 import itertools
 import os
 import threading
@@ -62,6 +63,37 @@ def end_limit_notes(token: contextvars.Token) -> list[str]:
     return notes
 
 
+# --- the collector's pauses ---------------------------------------------------------------
+# A module's budget is meant for its own work. A full garbage collection stops every thread of
+# the process (it holds the interpreter lock), and in a process with a large heap (a training
+# job's) one takes a quarter of a second or more: charged to whichever module was running, it
+# turned a 5 ms decision into a time-out, and the next module (or the judge) decided instead,
+# so the verdict depended on when the collector ran. So a module's turn that overruns its
+# budget in a verify call during which a full collection ran gets its budget once more, never
+# past the call's own deadline (which stays on the wall clock: a caller's latency bound holds).
+# The count of full collections is read once per call and again only on an overrun; the
+# collector's callbacks (``gc.callbacks``) are not used, since an interrupt that lands inside
+# one is swallowed by the collector.
+
+
+def full_collections() -> int:
+    """How many full (oldest-generation) garbage collections this process has run."""
+    return gc.get_stats()[-1]["collections"]
+
+
+def _extended(deadline: float, budget_s: float, gc_mark: int, cap: float) -> float:
+    """A turn's deadline once more its budget if a full collection ran since ``gc_mark``, at most ``cap``."""
+    if budget_s <= 0.0 or full_collections() == gc_mark:
+        return deadline
+    return min(deadline + budget_s, cap)
+
+
+#: The current module turn's (its budget, full collections at the call's start, cap), for
+#: :func:`check_deadline`; ``None`` outside a turn.
+_gc_grace: contextvars.ContextVar[tuple[float, int, float] | None] = contextvars.ContextVar(
+    "autoverifier_gc_grace", default=None)
+
+
 class BudgetExceeded(BaseException):  # noqa: N818 - BaseException so `except Exception` cannot swallow it
     """Raised inside a call whose time budget is spent."""
 
@@ -76,10 +108,15 @@ def remaining() -> float | None:
 
 
 def check_deadline() -> None:
-    """Cooperative check: raise :class:`BudgetExceeded` if the current budget is spent."""
+    """Cooperative check: raise :class:`BudgetExceeded` if the current budget is spent (a module's
+    turn gets its budget once more after a full collection: see :func:`full_collections`)."""
     d = _deadline.get()
-    if d is not None and time.monotonic() > d:
-        raise BudgetExceeded("time budget exceeded")
+    if d is not None:
+        now = time.monotonic()
+        if now > d:
+            g = _gc_grace.get()
+            if g is None or now > _extended(d, g[0], g[1], g[2]):
+                raise BudgetExceeded("time budget exceeded")
 
 
 class _Entry:
@@ -87,7 +124,7 @@ class _Entry:
     flags the watched thread and the watchdog use to hand an interrupt over without a lock."""
 
     __slots__ = ("thread_id", "deadline", "previous", "token", "restore", "active", "armed", "fired",
-                 "injecting", "nudged_at", "turn")
+                 "injecting", "nudged_at", "turn", "gc_mark", "turn_budget", "cap")
 
     def __init__(self, thread_id: int, deadline: float, previous: float | None) -> None:
         self.thread_id = thread_id
@@ -101,6 +138,9 @@ class _Entry:
         self.fired = False
         self.injecting = False
         self.nudged_at = 0.0
+        self.gc_mark = 0  # a reused watch: full collections when its call began
+        self.turn_budget = 0.0  # the current turn's budget (0: its deadline never moves)
+        self.cap = 0.0  # and the latest its deadline may move to
 
 
 _NUDGE_EVERY_S = 0.1  # repeat the interrupt while the call has not ended (it may have landed in C code)
@@ -152,8 +192,11 @@ class _Watchdog:
                     self._entries.pop(token, None)  # ended, or never armed (its caller was interrupted)
                     continue
                 turn = entry.turn  # read before the deadline: a turn that ends meanwhile is not interrupted
-                if entry.deadline > now:
-                    nearest = min(nearest, entry.deadline)
+                deadline = entry.deadline
+                if deadline <= now and entry.cap > deadline:  # a full collection ran: once more the budget
+                    deadline = _extended(deadline, entry.turn_budget, entry.gc_mark, entry.cap)
+                if deadline > now:
+                    nearest = min(nearest, deadline)
                     continue
                 if entry.fired and now - entry.nudged_at < _NUDGE_EVERY_S:
                     continue
@@ -276,9 +319,15 @@ class Watch:
             end = time.monotonic() + max(0.0, seconds)
             if deadline is not None and deadline < end:
                 end = deadline
+            cap = deadline if deadline is not None else _IDLE
             outer = e.previous
-            if outer is not None and outer < end:
-                end = outer
+            if outer is not None and outer < cap:
+                cap = outer
+            if cap < end:
+                end = cap
+            e.turn_budget = seconds
+            e.cap = cap
+            _gc_grace.set((seconds, e.gc_mark, cap))
             _deadline.set(end)  # the cooperative checks inside fn
             e.deadline = end  # the watchdog may interrupt from here on
             return fn(arg)
@@ -301,6 +350,7 @@ def _end_turn(e: _Entry) -> None:
     if e.fired:
         e.fired = False
         _set_async_exc(e.thread_id, None)  # withdraw one still pending
+    _gc_grace.set(None)
     _deadline.set(e.previous)
 
 
@@ -310,6 +360,7 @@ def run_watched(body, *args):
     try:
         e = _start(_IDLE, True)
         e.deadline = _IDLE  # _start caps the deadline by an enclosing budget: idle until a call
+        e.gc_mark = full_collections()
         _deadline.set(e.previous)  # and between calls only the enclosing budget holds
         return body(Watch(e), *args)
     finally:
