@@ -179,3 +179,48 @@ def test_the_judge_never_raises() -> None:
         q, r, s = ("".join(rng.choice(pieces) for _ in range(rng.randint(0, 12))) for _ in range(3))
         j = judge(q, r, s)
         assert isinstance(j, Judgment) and (j.correct is None) == (j.reason == "no_reference_answer")
+
+
+def test_a_bound_is_not_the_value_unless_an_extreme_is_asked() -> None:
+    from verifier_runtime.toolkit.criterion import _bound_for_one_value as bound
+
+    for a in ("at least 42", "no more than 42 marbles", "more than 42 m/s", "\\geq 42", "42 or more", "up to 42"):
+        assert bound(a, "42", "Compute it."), a
+    for a in ("42", "about 42", "exactly 42", "6 over 7 is less than 1, so 42", "at most 42, and 42 is attained, so 42"):
+        assert not bound(a, "42", "Compute it."), a
+    assert not bound("at least 13 guests", "13", "What is the smallest number of guests needed?")
+    assert not bound("at least 42", "at least 42", "Compute it.")  # the reference is itself a bound
+    assert bound("at least 12", "12", "What is the least common multiple of 4 and 6?")
+
+
+def test_plus_minus_is_not_a_modulus_or_a_bold_symbol() -> None:
+    from verifier_runtime.toolkit.structures import expand_plus_minus, has_plus_minus
+
+    assert has_plus_minus("2 \\pm 1") and has_plus_minus("\u00b1 3") and has_plus_minus("x = 1 \\mp 2")
+    assert not has_plus_minus("4 \\pmod 7") and not has_plus_minus("\\pmb{v}") and not has_plus_minus("\\begin{pmatrix}")
+    assert expand_plus_minus("4 \\pmod{7}") is None and expand_plus_minus("2 \\pm 1") is not None
+
+
+def test_a_nested_list_is_a_matrix_row_by_row() -> None:
+    from verifier_runtime.toolkit.structures import parse_matrix
+
+    m = parse_matrix("[[1, 2], [3, 4]]")
+    assert m is not None and len(m.rows) == 2 and len(m.rows[0]) == 2
+    assert parse_matrix("[[1, 2], [3]]") is None  # rows of unequal length
+    assert parse_matrix("[1, 2]") is None  # a flat list is no matrix
+
+
+def test_digits_answer_in_the_base_the_question_asks_for() -> None:
+    from verifier_runtime.toolkit.criterion import compare_numbers
+    from verifier_runtime.toolkit.numbers import parse_number
+    from verifier_runtime.triple import Triple
+
+    x = Triple("What is $45_{10}$ in base 6?", "113_6", "")
+    assert compare_numbers(parse_number("113"), parse_number("113_6"), None, x).correct
+    assert not compare_numbers(parse_number("45"), parse_number("113_6"), None, x).correct
+    assert compare_numbers(parse_number("78"), parse_number("113_6"), None, x).reason == "differ:base"
+    binary = Triple("Write 5 in binary.", "101_2", "")
+    assert compare_numbers(parse_number("101"), parse_number("101_2"), None, binary).correct
+    # without a base in the question, digits keep their decimal value
+    plain = Triple("Compute it.", "101_2", "")
+    assert compare_numbers(parse_number("5"), parse_number("101_2"), None, plain).correct

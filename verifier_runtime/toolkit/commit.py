@@ -76,7 +76,7 @@ _EMPTY = Commitment(None, ())
 _STRONG_RE = re.compile(
     r"\b(?:wait|hold\s+on|hmm+|oh|oops|actually|sorry|no)[\s,.!:;\u2014\u2013-]*no\b(?!\s+(?:doubt|problem|need))"
     r"|\bno[\s,.!:;\u2014\u2013-]+wait\b"
-    r"|\bno[,.!:;]\s*(?=(?:it'?s|it\s+is|the\s+(?:correct\s+|right\s+|final\s+)?answer)\b)"
+    r"|(?<![:=]\s)(?<![:=*])(?<!\bis\s)(?<!\bwas\s)\bno[,.!:;]\s*(?=(?:it'?s|it\s+is|the\s+(?:correct\s+|right\s+|final\s+)?answer)\b)"
     r"|\bthat(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+(?:right|correct))"
     r"|\bthat\s+(?:can'?t|cannot|can\s+not)\s+be\s+(?:right|correct)"
     r"|\bi\s+made\s+(?:a|an)\s+(?:\w+\s+)?(?:mistake|error)\b|\bcorrection\s*:|\bscratch\s+that\b"
@@ -176,7 +176,8 @@ def _apply_corrections(answer: str | None, text: str) -> tuple[str | None, list[
                 retracted.append(current)
             if current is None or _key(value) != _key(current):
                 current, reason = value, "retraction:last_answer"
-        elif strong:
+        elif strong and not (_start == 0 and text[:3].lower() in ("no,", "no.", "no!", "no:", "no;")):
+            # ("No, it is not prime." as the answer's own text: the "No" is the answer, nothing is withdrawn)
             if current is not None:
                 retracted.append(current)
             current, reason = None, "retraction:no_answer_left"
@@ -697,7 +698,9 @@ _ALT_VALUE = (r"(?-i:\\boxed\{[^{}\n]{1,40}\}|\$[^$\n]{1,40}\$|\(?[A-J]\)(?![\w'
               r"|(?<![\d.,/])[-+\u2212]?\d[\d.,/]*+(?:\s*+%)?|(?<![A-Za-z])[A-Z][a-z]++(?:\s++[A-Z][a-z]++){0,2})")
 _ALT_BEFORE_RE = re.compile(
     r"(?P<v>" + _ALT_VALUE + r")\s++(?:(?:is|are|would\s+be|seems|looks)\s+)?(?:also|equally)\s+"
-    r"(?:(?:quite|very|a)\s+)?(?:plausible|possible|correct|valid|likely|acceptable|an?\s+(?:option|possibility)|works)\b",
+    r"(?:(?:quite|very|a)\s+)?(?:plausible|possible|correct|valid|likely|acceptable|an?\s+(?:option|possibility)|works)\b"
+    r"|(?P<w>" + _ALT_VALUE + r")\s++(?:would|could|might|may|will|does|should)\s+(?:also|equally)\s+"
+    r"(?:work|do|fit|be\s+(?:plausible|possible|correct|valid|right|acceptable))\b",
     re.IGNORECASE)
 _ALT_AFTER_RE = re.compile(
     r"\b(?:alternatively|otherwise)\b[\s,:]*(?:(?:it|the\s+answer|this)\s+(?:is|could\s+be|might\s+be|may\s+be|would\s+be)\s+)?"
@@ -705,7 +708,13 @@ _ALT_AFTER_RE = re.compile(
     r"|\b(?:or|it|this)\s+(?:it\s+)?(?:could|might|may)\s+(?:also|equally)\s+be\s+(?P<b>" + _ALT_VALUE + r")"
     r"|\bif\b[^.\n]{0,80}?,?\s+(?:then\s+)?(?:it|the\s+answer|this|that)\s+(?:would|will|could|might)\s+be\s+(?P<c>"
     + _ALT_VALUE + r")"
-    r"|\bif\b[^.\n]{0,80}?,\s*(?P<d>\\boxed\{[^{}\n]{1,40}\})",
+    r"|\bif\b[^.\n]{0,80}?,\s*(?P<d>\\boxed\{[^{}\n]{1,40}\})"
+    r"|\b(?:but|though|although|or)\s+(?:it|the\s+answer|this)\s+(?:could|might|may)\s+(?:instead\s+)?be\s+(?P<e>"
+    + _ALT_VALUE + r")"
+    r"|\b(?:second|other|backup|alternative|alternate|next)\s+(?:best\s+)?(?:guess|answer|candidate|choice)\b"
+    r"[\s:,\u2014\u2013-]*(?:(?:is|would\s+be)\s+)?(?P<f>" + _ALT_VALUE + r")"
+    r"|\bin\s+(?:which|that)\s+case\b[\s,:]*(?:(?:it|the\s+answer)\s+(?:is|would\s+be|will\s+be)\s+)?(?P<g>"
+    + _ALT_VALUE + r")",
     re.IGNORECASE)
 _ALT_WINDOW = 300
 
@@ -714,11 +723,12 @@ def alternative_offered(answer: str, text: str) -> str | None:
     """A second candidate ``text`` offers beside ``answer`` (in the answer's own line or right after
     it), or ``None``; a value the same as the answer is no alternative."""
     window = text[:_ALT_WINDOW]
-    if not window or not any(w in window.lower() for w in ("also", "equally", "alternatively", "otherwise",
-                                                            "could", "might", "may", "if")):
+    low = window.lower()
+    if not window or not any(w in low for w in ("also", "equally", "alternatively", "otherwise", "could", "might",
+                                                "may", "if", "guess", "case", "second", "backup")):
         return None
-    found = [(m.start(), m.group("v")) for m in _ALT_BEFORE_RE.finditer(window)]
-    found += [(m.start(), m.group("a") or m.group("b") or m.group("c") or m.group("d"))
+    found = [(m.start(), m.group("v") or m.group("w")) for m in _ALT_BEFORE_RE.finditer(window)]
+    found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g") if g))
               for m in _ALT_AFTER_RE.finditer(window)]
     inside = text is answer  # the answer's own text: what comes before the alternative is the answer
     for at, v in sorted(found):

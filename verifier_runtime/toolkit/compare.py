@@ -38,6 +38,7 @@ from verifier_runtime.toolkit.structures import (
     collections_equal,
     elements_equal,
     expand_plus_minus,
+    has_plus_minus,
     interval_sets_equal,
     matrices_equal,
     parse_collection,
@@ -218,7 +219,7 @@ def _parse_answer(s: str) -> Answer | None:
         q = parse_quantity(t.replace(",", ".", 1)) if not _THOUSANDS_RE.match(t) else None
         if q is not None:
             return Answer("quantity", q, s)
-    if t.startswith("\\begin") or t.startswith("\\left(\\begin") or t.startswith("\\left[\\begin"):
+    if t.startswith("\\begin") or t.startswith("\\left(\\begin") or t.startswith("\\left[\\begin") or t.startswith("[["):
         m = parse_matrix(t)
         if m is not None:
             return Answer("matrix", m, s)
@@ -237,7 +238,7 @@ def _parse_answer(s: str) -> Answer | None:
         iv = parse_interval_set(t)
         if iv is not None:
             return Answer("interval", iv, s)
-    if "\\pm" in t or "\u00b1" in t:
+    if has_plus_minus(t):
         pm = expand_plus_minus(t)
         if pm is not None:
             return Answer("set", pm, s)

@@ -35,6 +35,7 @@ from verifier_runtime.toolkit.latex.numeric import numeric_value
 from verifier_runtime.toolkit.numbers import Number, parse_number, round_to_decimals, round_to_sig_figs
 from verifier_runtime.toolkit.structures import (
     Collection,
+    has_plus_minus,
     collections_equal,
     elements_equal,
     interval_sets_equal,
@@ -118,12 +119,14 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
         ref = x.ref or ""
         if _dangling(a) or (answer is None and _cut_off(x.answer_info)):
             return "invalid:truncated"
-        if ("\\pm" in a or "\u00b1" in a or "\\mp" in a) and not ("\\pm" in ref or "\u00b1" in ref or "\\mp" in ref):
+        if has_plus_minus(a) and not has_plus_minus(ref):
             return "hedge:plus_minus"  # two values where the reference is one (R2.3)
         if is_restatement(a, ref, x.question):
             return "restatement:question_expression"
         if _range_for_one_value(a, ref, x.cues):
             return "hedge:range"
+        if _bound_for_one_value(a, ref, x.question):
+            return "hedge:bound"
         if _listed_with_others(x, a):
             return "hedge:list_for_single_answer"  # "Joie de vivre, James Ray, 25." for 25
         if _symbolic(a):
@@ -162,6 +165,54 @@ def _range_for_one_value(answer: str, ref: str, cues: Cues | None) -> bool:
         return False
     # "3 - 13x" and "3-4" may be subtractions; "approximately 3-4" and "3\u20134" are ranges
     return m.group("sep") != "-" or bool(m.group("lead").strip())
+
+
+# R2.1: a bound ("at least 42", "no more than 42", "42 or more", "\\geq 42") states an inequality
+# about the value, not the value.
+_NUM = r"[-+\u2212]?\d[\d,]*+(?:\.\d+)?"
+_BOUND_WORDS = (r"at\s+least|at\s+most|(?:(?:no|not)\s+)?(?:more|less|fewer|greater|larger|smaller|higher|lower)\s+than"
+                r"|(?:no|not)\s+(?:over|under)|upwards\s+of|in\s+excess\s+of|up\s+to|a\s+(?:minimum|maximum)\s+of"
+                r"|(?<![\d}]\s)(?:over|under|above|below)")
+_BOUND_BEFORE_RE = re.compile(r"(?:\b(?:" + _BOUND_WORDS + r")|^\s*+(?:\\[gl]eq?(?:slant)?(?![A-Za-z])|\\[gl]t(?![A-Za-z])"
+                              r"|>=|<=|[\u2265\u2264<>]))[\s$({~]*+$", re.IGNORECASE)
+_BOUND_AFTER_RE = re.compile(r"^[\s$)}]*+(?:%\s*+)?(?:[A-Za-z/^\d]{1,12}\s+)?(?:or\s+(?:more|less|fewer|greater|higher|lower"
+                             r"|above|below|over|under|so)|and\s+(?:up|above|over|higher)\b|at\s+(?:least|most))\b",
+                             re.IGNORECASE)
+_NUM_RE = re.compile(r"(?<![\w.])" + _NUM + r"(?![\d])")
+# the question asks for an extreme, which an answer may phrase as a bound ("At least 13 guests")
+_EXTREME_RE = re.compile(r"\b(?:minimum|maximum|minimal|maximal|smallest|largest|fewest|at\s+most|the\s+most|upper\s+bound"
+                         r"|lower\s+bound|least(?!\s+common)|greatest(?!\s+common))\b", re.IGNORECASE)
+
+
+def _bound_for_one_value(answer: str, ref: str, question: str) -> bool:
+    """R2.1: the answer's last statement of the reference's number is a bound on it, unless the
+    question asks for an extreme or the reference is itself a relation."""
+    if len(answer) > 300 or not ref or len(ref) > 60 or _INEQ_CHARS_RE.search(ref):
+        return False
+    rm = _NUM_RE.search(ref)
+    if rm is None or _EXTREME_RE.search(question or ""):
+        return False
+    want = _num_key(rm.group())
+    last = None
+    for m in _NUM_RE.finditer(answer):
+        if _num_key(m.group()) == want:
+            last = m
+    if last is None:
+        return False
+    return bool(_BOUND_BEFORE_RE.search(answer[max(0, last.start() - 40) : last.start()])
+                or _BOUND_AFTER_RE.match(answer[last.end() : last.end() + 40]))
+
+
+_INEQ_CHARS_RE = re.compile(r"[<>\u2264\u2265]|\\[gl]eq?(?![A-Za-z])|\\[gl]t(?![A-Za-z])|\b(?:at\s+(?:least|most)|more\s+than|less\s+than)\b",
+                            re.IGNORECASE)
+
+
+def _num_key(t: str) -> str:
+    t = t.replace(",", "").replace("\u2212", "-").lstrip("+")
+    return t.rstrip("0").rstrip(".") if "." in t else t
+
+
+_LABELLED_CANDIDATE_RE = re.compile(r"(?:^|(?<=[\s:;,]))\(?([A-J])\)[ \t]++(?=\S)")
 
 
 def _listed_with_others(x: Any, answer: str) -> bool:
@@ -366,6 +417,8 @@ def _judge(x: Any) -> Judgment:
         return Judgment(False, "restatement:question_expression")
     if _range_for_one_value(answer, ref, cues):
         return Judgment(False, "hedge:range")
+    if _bound_for_one_value(answer, ref, x.question):
+        return Judgment(False, "hedge:bound")
     rb, ab = parse_bool(ref), parse_bool(answer)
     if rb is not None and ab is None:
         ab = parse_bool(_CONCLUSION_LEAD_RE.sub("", answer, count=1))  # "So no, 91 is not prime."
@@ -857,6 +910,9 @@ def _label_conflicts(label: str | None, ref_label: str | None, cues: Cues | None
     return bool(unknown) and label != unknown
 
 
+_MODULUS_SUFFIX_RE = re.compile(
+    r"^(?P<e>[^\n]{1,60}?)\s*+(?:\\pmod\s*+(?:\{\s*+\d+\s*+\}|\d+)|\\(?:bmod|mod)\s*+(?:\{\s*+\d+\s*+\}|\d+)"
+    r"|\(\s*+(?:\\bmod|\\mod|\\text\{\s*+mod\s*+\}|\\mathrm\{\s*+mod\s*+\}|mod(?:ulo)?)\s*+\d+\s*+\))\s*+\.?$")
 _RADIAN_SUFFIX_RE = re.compile(
     r"^(?P<e>.+?)(?<![\s~\\])(?:\s|\\[,;: ]|~)*+(?:\\(?:text|mathrm|rm)\s*\{\s*rad(?:ians?)?\s*\}|rad(?:ians?)?)\s*$")
 
@@ -887,6 +943,9 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
     rad = _RADIAN_SUFFIX_RE.match(a_text)
     if rad and parse_number(rad.group("e")) is None:
         a_text = rad.group("e")  # "\\frac{2\\pi}{3}\\ \\text{rad}": an exact radian measure
+    mod = _MODULUS_SUFFIX_RE.match(a_text) if "mod" in a_text else None
+    if mod and "mod" not in r_text:
+        a_text = mod.group("e")  # "4 \\pmod 7" for the remainder 4: the residue, its modulus named (R4.1)
     pr = parse_answer(r_text)
     if pr is None or pr.kind == "text":
         return None  # a text reference: the text rules decide (no answer parse needed)
@@ -930,7 +989,7 @@ def _typed(pa: Answer, pr: Answer, a_text: str, r_text: str, cues: Cues | None, 
     if kr == "set" and ka != "set" and len(getattr(pr.value, "items", ())) > 1:
         return Judgment(False, "differ:missing_element")
     if ka in ("set", "tuple") and kr not in ("set", "tuple", "interval") and len(getattr(pa.value, "items", ())) > 1:
-        if kr in ("number", "expression") and "\\pm" in a_text or "\u00b1" in a_text:
+        if kr in ("number", "expression") and has_plus_minus(a_text):
             return Judgment(False, "hedge:plus_minus")
         return Judgment(False, "hedge:list_for_single_answer")
     if ka == "tuple" and kr == "interval" or ka == "interval" and kr == "tuple":
@@ -1015,6 +1074,30 @@ def _percent_value(n: Number, cues: Cues | None) -> Fraction:
     return n.value
 
 
+_BASE_OF_RE = re.compile(r"_\{?\(?(\d{1,2})\)?\}?\s*$")
+_BASE_WORDS = {2: "binary", 3: "ternary", 8: "octal", 16: "hexadecimal"}
+
+
+def _in_asked_base(na: Number, nr: Number, question: str) -> Number | None | bool:
+    """R4.1: the question asks for base ``b`` ("in base 6", "base-2 representation", "in binary")
+    and the reference is written in it (``113_6``): a plain digit string answers in base ``b``
+    (``113`` is 45, and ``45`` is not); ``False`` when its digits are no base-``b`` numeral."""
+    m = _BASE_OF_RE.search(nr.text.strip())
+    if m is None:
+        return None
+    b = int(m.group(1))
+    if b == 10 or not re.search(r"\bbase[\s\-$~{]*" + str(b) + r"(?!\d)" + (r"|\b" + _BASE_WORDS[b] + r"\b" if b in _BASE_WORDS
+                                                                             else ""), question, re.IGNORECASE):
+        return None
+    digits = na.text.strip().strip("$").strip()
+    if not digits.isdigit():
+        return None
+    try:
+        return Number(Fraction(int(digits, b)), na.text, "based")
+    except ValueError:  # a digit the base does not have ("45" in base 4)
+        return False
+
+
 def compare_numbers(na: Number, nr: Number, cues: Cues | None = None, x: Any = None) -> Judgment:
     """R5.3: what the question asks (decimal places, significant figures), else the
     reference's stated precision (half a unit of its last digit); integers and fractions exact."""
@@ -1025,6 +1108,11 @@ def compare_numbers(na: Number, nr: Number, cues: Cues | None = None, x: Any = N
         na = reading
     if nr.comma_ambiguous and x is not None:
         nr = _comma_reading(nr, x) or nr  # the reference is read by the same convention
+    if nr.kind == "based" and na.kind == "integer" and x is not None:
+        based = _in_asked_base(na, nr, x.question or "")
+        if based is False:
+            return Judgment(False, "differ:base")
+        na = based or na
     a, r = _percent_value(na, cues), _percent_value(nr, cues)
     if cues is not None and cues.percentage and a != r and na.value == r and not na.is_percent:
         return Judgment(False, "form:percent_required")
@@ -1332,6 +1420,8 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 return Judgment(False, "differ:case")
             if _has_peer(answer, alias, x.question if x is not None else ""):
                 return Judgment(False, "hedge:list_for_single_answer")
+            if len({m.group(1) for m in _LABELLED_CANDIDATE_RE.finditer(answer)}) > 1 and not (x is not None and x.options):
+                return Judgment(False, "hedge:alternatives")  # "A) 42 B) 43": candidates labelled like options
             stated = _stated_in(answer, alias)
             if stated is not None:
                 return Judgment(stated, "equal:reference_in_answer" if stated else "differ:reference_not_committed")

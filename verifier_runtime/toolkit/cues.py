@@ -285,7 +285,8 @@ def _unit_ok(token: str) -> str | None:
 
 
 _UNIT_AFTER_IN_RE = re.compile(r"in\s+(?:units\s+of\s+)?" + _UNIT_TOKEN, _I)
-_ASK_VERB_RE = re.compile(r"\b(?:express(?:ed)?|give|write|state|report|provide|answer)\b[^.?\n]{0,40}?$", _I)
+_ASK_VERB_RE = re.compile(r"\b(?:express(?:ed)?|give|write|state|report|provide|answer|find|compute|calculate|determine"
+                          r"|convert|estimate|evaluate)\b[^.?\n]{0,40}?$", _I)
 _ANSWER_IN_RE = re.compile(r"\b(?:answer|result|value)\s+(?:should\s+be\s+|must\s+be\s+)?$", _I)
 
 

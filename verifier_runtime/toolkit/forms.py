@@ -305,8 +305,8 @@ def _violations(answer: str, cues: Cues, reference: str | None, unit: str | None
         elif mag is None and _tree(answer) is not None and not _tree_is_integer(answer):
             out.append("form:decimal_required")
     if cues.fraction and mag is not None:
-        if mag.kind in ("decimal", "scientific", "percent") and mag.value.denominator != 1:
-            out.append("form:fraction_required")
+        if mag.kind in ("decimal", "scientific", "percent", "repeating") and mag.value.denominator != 1:
+            out.append("form:fraction_required")  # 0.\\overline{3} keeps a decimal form
         elif mag.kind == "mixed" and not cues.mixed_number:
             out.append("form:fraction_required")
     if cues.mixed_number and mag is not None and abs(mag.value) > 1 and mag.value.denominator != 1:

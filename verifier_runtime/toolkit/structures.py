@@ -45,6 +45,7 @@ __all__ = [
     "parse_element",
     "parse_collection",
     "expand_plus_minus",
+    "has_plus_minus",
     "parse_interval_set",
     "parse_matrix",
     "tuple_as_interval",
@@ -259,7 +260,13 @@ def parse_collection(s: object, *, _depth: int = 0) -> Collection | None:
 
 # --- plus-minus -----------------------------------------------------------------------------------
 
-_PM = re.compile(r"\\pm|\u00b1")
+_PM = re.compile(r"\\pm(?![A-Za-z])|\u00b1")  # not \\pmod, \\pmb
+_PM_ANY = re.compile(r"\\(?:pm|mp)(?![A-Za-z])|[\u00b1\u2213]")
+
+
+def has_plus_minus(s: str) -> bool:
+    """``s`` writes a plus-minus (``\\pm``, ``\\mp``, ``±``, ``∓``); ``\\pmod`` and ``\\pmb`` are not one."""
+    return ("pm" in s or "mp" in s or "\u00b1" in s or "\u2213" in s) and bool(_PM_ANY.search(s))
 
 
 def expand_plus_minus(s: object) -> Collection | None:
@@ -509,8 +516,13 @@ _MATRIX = re.compile(
 )
 
 
+_NESTED_LIST_RE = re.compile(r"^\[\s*+(\[[^\[\]]*+\](?:\s*+,\s*+\[[^\[\]]*+\])*+)\s*+\]$")
+_LIST_ROW_RE = re.compile(r"\[([^\[\]]*+)\]")
+
+
 def parse_matrix(s: object) -> Matrix | None:
-    """A ``pmatrix``/``bmatrix``/``Bmatrix``/``vmatrix``/``Vmatrix``/``matrix``/``array`` as rows; else ``None``.
+    """A ``pmatrix``/``bmatrix``/``Bmatrix``/``vmatrix``/``Vmatrix``/``matrix``/``array`` as rows, or
+    a nested list of rows (``[[1, 2], [3, 4]]``); else ``None``.
 
     An ``array`` wrapped in ``\\left(``...``\\right)`` reads as a ``pmatrix``. Rows must have
     equal lengths.
@@ -522,12 +534,16 @@ def parse_matrix(s: object) -> Matrix | None:
         t = _LEFT_OPEN_RE.sub("", t) if t.startswith("\\left") else t
         t = _RIGHT_CLOSE_RE.sub("", t).strip()
         m = _MATRIX.match(t)
-        if not m:
-            return None
-        env = m.group("env")
-        body = m.group("body").strip()
-        body = _HLINE_RE.sub("", body)
-        row_texts = [r for r in _ROW_BREAK_RE.split(body) if r.strip()]
+        if m:
+            env = m.group("env")
+            body = _HLINE_RE.sub("", m.group("body").strip())
+            row_texts = [r for r in _ROW_BREAK_RE.split(body) if r.strip()]
+        else:  # a nested list, row by row: [[1, 2], [3, 4]]
+            n = _NESTED_LIST_RE.match(t) if t.startswith("[") else None
+            if n is None:
+                return None
+            env = "bmatrix"
+            row_texts = [r.replace(",", "&") for r in _LIST_ROW_RE.findall(n.group(1))]
         if not row_texts or len(row_texts) > MAX_ITEMS:
             return None
         rows = []
