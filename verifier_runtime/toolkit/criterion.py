@@ -127,6 +127,8 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
             return "hedge:range"
         if _bound_for_one_value(a, ref, x.question):
             return "hedge:bound"
+        if _scaled_reference_number(a, ref):
+            return "differ:scale"  # "12 million" or "12 dozen" is not 12
         if _listed_with_others(x, a):
             return "hedge:list_for_single_answer"  # "Joie de vivre, James Ray, 25." for 25
         if _symbolic(a):
@@ -170,7 +172,7 @@ def _range_for_one_value(answer: str, ref: str, cues: Cues | None) -> bool:
 # R2.1: a bound ("at least 42", "no more than 42", "42 or more", "\\geq 42") states an inequality
 # about the value, not the value.
 _NUM = r"[-+\u2212]?\d[\d,]*+(?:\.\d+)?"
-_BOUND_WORDS = (r"at\s+least|at\s+most|(?:(?:no|not)\s+)?(?:more|less|fewer|greater|larger|smaller|higher|lower)\s+than"
+_BOUND_WORDS = (r"nearly|almost|just\s+(?:under|over|below|above)|at\s+least|at\s+most|(?:(?:no|not)\s+)?(?:more|less|fewer|greater|larger|smaller|higher|lower)\s+than"
                 r"|(?:no|not)\s+(?:over|under)|upwards\s+of|in\s+excess\s+of|up\s+to|a\s+(?:minimum|maximum)\s+of"
                 r"|(?<![\d}]\s)(?:over|under|above|below)")
 _BOUND_BEFORE_RE = re.compile(r"(?:\b(?:" + _BOUND_WORDS + r")|^\s*+(?:\\[gl]eq?(?:slant)?(?![A-Za-z])|\\[gl]t(?![A-Za-z])"
@@ -205,6 +207,27 @@ def _bound_for_one_value(answer: str, ref: str, question: str) -> bool:
 
 _INEQ_CHARS_RE = re.compile(r"[<>\u2264\u2265]|\\[gl]eq?(?![A-Za-z])|\\[gl]t(?![A-Za-z])|\b(?:at\s+(?:least|most)|more\s+than|less\s+than)\b",
                             re.IGNORECASE)
+
+
+_LETTER_AFTER_RE = re.compile(r"^\s*+[A-Za-z]")
+_SCALE_AFTER_RE = re.compile(r"^\s*+(?:hundred|thousand|million|billion|trillion|dozen|k|bn|mn)\b", re.IGNORECASE)
+
+
+def _scaled_reference_number(answer: str, ref: str) -> bool:
+    """The answer's last statement of the reference's number carries a scale word the reference
+    does not ("12 million" or "12 dozen apples" for 12): a module that read the digits alone
+    compared another value."""
+    if len(answer) > 300 or not ref or len(ref) > 60:
+        return False
+    rm = _NUM_RE.search(ref)
+    if rm is None or _LETTER_AFTER_RE.match(ref[rm.end():]):
+        return False  # "50m", "12 km", "3 million": the reference's own scale or unit
+    want = _num_key(rm.group())
+    last = None
+    for m in _NUM_RE.finditer(answer):
+        if _num_key(m.group()) == want:
+            last = m
+    return last is not None and bool(_SCALE_AFTER_RE.match(answer[last.end() : last.end() + 16]))
 
 
 def _num_key(t: str) -> str:
@@ -419,6 +442,8 @@ def _judge(x: Any) -> Judgment:
         return Judgment(False, "hedge:range")
     if _bound_for_one_value(answer, ref, x.question):
         return Judgment(False, "hedge:bound")
+    if _scaled_reference_number(answer, ref):
+        return Judgment(False, "differ:scale")
     rb, ab = parse_bool(ref), parse_bool(answer)
     if rb is not None and ab is None:
         ab = parse_bool(_CONCLUSION_LEAD_RE.sub("", answer, count=1))  # "So no, 91 is not prime."

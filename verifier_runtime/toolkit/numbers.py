@@ -219,6 +219,13 @@ def _parse(raw: str) -> Number | None:
         s = s[1:].lstrip()
     if not s or s[0] in "+-":
         return None
+    scaled = _SCALED_RE.match(s) if s[-1:].isalpha() else None
+    if scaled:  # "12 million", "1.5 thousand", "3 dozen": digits times a scale word
+        inner = _parse_unsigned(scaled.group("n"), raw)
+        if inner is None or inner.kind not in ("integer", "decimal"):
+            return None
+        factor = 12 if scaled.group("w").lower() == "dozen" else _SCALE_WORDS[scaled.group("w").lower()]
+        return Number(inner.value * factor * sign, raw, "words", None, None, percent, False) if not percent else None
     n = _parse_unsigned(s, raw)
     if n is None:
         return None
@@ -232,6 +239,7 @@ def _parse(raw: str) -> Number | None:
     return Number(value, raw, n.kind, n.decimals, n.sig_figs, False, n.comma_ambiguous)
 
 
+_SCALED_RE = re.compile(r"^(?P<n>\d+(?:\.\d+)?)\s*+(?P<w>hundred|thousand|million|billion|trillion|dozen)$", re.IGNORECASE)
 _DECIMAL_COMMA_RE = re.compile(r"^(?P<int>\d+),(?P<frac>\d+)$")
 _AMBIGUOUS_COMMA_RE = re.compile(r"^[1-9]\d{0,2},\d{3}$")
 _BASED_RE = re.compile(r"^(?P<digits>[0-9A-Za-z]{1,64})_\{?\(?(?P<base>\d{1,2})\)?\}?$")
