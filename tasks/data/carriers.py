@@ -6,7 +6,9 @@ answer located by the toolkit's extraction (:func:`verifier_runtime.toolkit.extr
 and checked against the answer the source records for that response (ZeroEval's ``answer``
 field, MMLU-Pro's ``pred``, GSM8K's ``A:`` line, the solution's box). :func:`write` puts a
 variant's answer into that span, so the variant's final answer sits where the real one was,
-inside real prose.
+inside real prose. A reply rendered from its fields ("<reasoning>\n\nAnswer: <answer>") whose
+reasoning boxes the answer is carried without its last line, which would state the old answer
+after the new box.
 
 The toolkit only *locates* the answer; a variant's label comes from its variant type's rule.
 """
@@ -71,6 +73,7 @@ def _agrees(found: str, known: str, reference: str) -> bool:
     return equivalent(known, found)
 
 
+_ANSWER_LINE_RE = re.compile(r"\n[ \t]*+Answer:[ \t]*+(?P<v>[^\n]+?)[ \t]*+$")
 _GAP_RE = re.compile(r"^[\s$*`.,;:!)\]}]*$|^\\\)|^\\\]")
 
 
@@ -134,6 +137,13 @@ def locate(resp: ResponseText, *, kind: str | None = None) -> Carrier | None:
         return None
     if known and not _agrees(found, known, resp.reference):
         return None
+    if box is not None:
+        # A reply rendered from its fields ends with "Answer: <answer field>" after the reasoning's
+        # box. A variant written into the box alone would leave the old answer stated after it:
+        # two final answers (criterion R2.2). The box carries the answer, so the line goes.
+        line = _ANSWER_LINE_RE.search(text, box[1])
+        if line is not None and _agrees(line.group("v"), found, resp.reference):
+            text = text[: line.start()].rstrip()
     return Carrier(
         id=resp.id, text=text, start=offset + start, end=offset + end, method=ex.method, answer=found,
         source=resp.source, model=resp.model, kind=kind or str(resp.meta.get("kind") or "model_response"),

@@ -671,7 +671,8 @@ def _commitment(ex: Extracted) -> Commitment:
             first = candidates[0]
             own = answer[answer.find(first) + len(first):] if first in answer else ""
             alt = (alternative_offered(first, own) or alternative_offered(first, first)
-                   or (alternative_offered(first, ex.tail) if ex.tail else None))
+                   or (alternative_offered(first, ex.tail) if ex.tail else None)
+                   or (_marked_after_box(first, ex.tail) if ex.method == "boxed" and ex.tail else None))
             if alt is not None:
                 items, candidates, joiner, hedged = (first, alt), (first, alt), "or", True
     else:
@@ -689,6 +690,29 @@ def _commitment(ex: Extracted) -> Commitment:
         answer = candidates[0]
     return Commitment(answer, candidates, joiner, hedged, reason, tuple(negated), tuple(retracted), ex.method,
                       text, items)
+
+
+_OPTION_LETTER_RE = re.compile(r"\(?[A-J]\)?\.?")
+
+
+def _marked_after_box(first: str, tail: str) -> str | None:
+    """R2.2: after the box, a final-answer marker ("Answer: 24", "the final answer is 24") states
+    another value: two final answers, one for each reader. ``None`` when it states the box's."""
+    low = tail.lower()
+    if "answer" not in low:
+        return None
+    ex = extract_final_answer(tail)
+    if ex.method not in ("final_answer", "answer_is", "answer_colon") or not ex.answer:
+        return None
+    other = clean_answer(ex.answer)
+    if not other or _key(other) == _key(first) or _OPTION_LETTER_RE.fullmatch(other):
+        return None  # a letter may name the box's option: the question decides, not this reader
+    for a, b in ((first, other), (other, first)):  # "x = 5" and "5"; "4321_5 - 1234_5 = 13413_5" and "13413_5"
+        if re.search(r"(?<![\w.])" + re.escape(a) + r"(?![\w.])", b):
+            return None
+    from verifier_runtime.toolkit.compare import answers_equivalent
+
+    return None if answers_equivalent(first, other).equal else other
 
 
 # ---------------------------------------------------------------- an alternative offered beside the answer

@@ -1139,6 +1139,8 @@ def compare_numbers(na: Number, nr: Number, cues: Cues | None = None, x: Any = N
             return Judgment(False, "differ:base")
         na = based or na
     a, r = _percent_value(na, cues), _percent_value(nr, cues)
+    if nr.is_percent and not na.is_percent and a != r and na.value / 100 == r and na.value:
+        return Judgment(True, "equal:percent_figure")  # "10" for 10 %: read in the reference's unit (R5.2)
     if cues is not None and cues.percentage and a != r and na.value == r and not na.is_percent:
         return Judgment(False, "form:percent_required")
     if cues is not None and cues.decimal_places is not None:
