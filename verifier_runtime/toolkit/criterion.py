@@ -550,6 +550,9 @@ _DANGLING_END = frozenset("=+-*/^\u00d7\u00b7,(")
 _DANGLING_RE = re.compile(r"(?:[=+\-*/^\u00d7\u00b7,(]|\\(?:times|cdot|frac|sqrt)?)\s*$")
 
 
+_FORMULA_CHARS_RE = re.compile(r"[A-Za-z0-9_{}\\ \u2080-\u2089()]{2,40}")
+
+
 def _is_formula(ref: str) -> bool:
     """A chemical formula of two or more letters (``H2``, ``NaCl``, ``Fe``); one capital alone is
     more often a choice or a variable."""
@@ -959,6 +962,13 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
         options = x.options
         if options:
             return _choice(answer, ref, options, cues)
+    if _FORMULA_CHARS_RE.fullmatch(ref.strip()) and _is_formula(ref):
+        # R6.1: a chemical formula compares as written, never as a product of unknowns (H2O is
+        # not 2HO); its LaTeX and Unicode subscripts are the same formula (H_2O, H_{2}O, H₂O)
+        ia, ir = parse_identifier(answer), parse_identifier(ref)
+        if ia is None or ia.kind != "chemical_formula" or ir is None:
+            return None  # the text rules decide
+        return Judgment(ia.text == ir.text, "equal:formula" if ia.text == ir.text else "differ:formula")
     pr0 = parse_answer(ref)
     ref_is_eq = pr0 is not None and pr0.kind == "equation"
     a_text, a_label = _unlabel(answer, ref_is_eq, cues, x.question if x is not None else "")
@@ -1387,7 +1397,20 @@ def _quantity_match(qa: Quantity, qr: Quantity, nr: Number | None, cues: Cues | 
         t_conv = None if target is None else target
         ok = t_conv is not None and (math.isclose(a, t_conv, rel_tol=1e-9) or math.isclose(a, r, rel_tol=1e-12))
         return Judgment(ok, "equal:rounded_as_asked" if ok else "differ:rounding")
-    return _magnitudes(a, r, nr, None, None)
+    j = _magnitudes(a, r, nr, None, None)
+    if not j.correct and qa.unit != qr.unit and nr is not None and not reference_tolerance(nr):
+        # R5.3: an exact reference in another unit cannot be written exactly after conversion
+        # (25 degC is 298.15 K, 45 degrees 0.7854 rad): the answer is correct when the converted
+        # reference, rounded as the answer is written, is the answer, at 3 significant figures or more
+        na = _magnitude_number(qa)
+        back = convert(qr, qa.unit)
+        if na is not None and back is not None and (na.sig_figs or 0) >= 3 and math.isfinite(float(back.magnitude)):
+            target = Fraction(float(back.magnitude)).limit_denominator(10**12)
+            rounded = round_to_decimals(target, na.decimals) if na.decimals is not None \
+                else round_to_sig_figs(target, na.sig_figs)
+            if rounded == na.value:
+                return Judgment(True, "equal:rounded_conversion")
+    return j
 
 
 def _magnitudes(a: float, r: float, nr: Number | None, q_from: Quantity | None, q_to: Quantity | None) -> Judgment:
