@@ -36,6 +36,8 @@ _INLINE_RE = re.compile(r"(?:(?<=[\s,;:])|^)(?P<L>[A-J])[ \t]*[.):：](?=[ \t])"
 # The letter comes first and the look back after it ("(?<!\w)[Aa]" written the other way round):
 # a pattern that starts with its letters is searched for them, not tried at every position.
 _FIRST_MARKER_RE = re.compile(r"[Aa](?<!\w.)(?:\*\*)?[ \t]*[.)\]:\uff1a]")
+_BARE_INLINE_RE = re.compile(r"(?<=[ \t])(?P<L>[A-J])[.)](?=[ \t]+\S)")
+_AFTER_QUESTION_RE = re.compile(r"[?:][ \t]*$")
 _KEYWORD_RE = re.compile(r"\b(?:answer\s+choices|options|choices)\b\s*[:：]?", re.IGNORECASE)
 
 
@@ -147,9 +149,13 @@ def _parse_options(question: str) -> dict[str, str]:
     if keywords:
         kw = keywords[-1]  # the last "Options:" / "Answer choices:" heads the list
         layouts.append(_markers(_INLINE_RE, text[kw.end() :], kw.end()))
-    for markers in layouts:
+    # "Which is correct? A. red B. blue C. green": inline after the question itself, three
+    # options at least, "A." or "A)" markers (no "A:", which labels points and cases in prose)
+    bare = len(layouts)
+    layouts.append(_markers(_BARE_INLINE_RE, text, pos=start))
+    for k, markers in enumerate(layouts):
         run = _chain(markers)
-        if not run:
+        if not run or (k == bare and (len(run) < 3 or not _AFTER_QUESTION_RE.search(text, 0, run[0][1]))):
             continue
         options = _option_texts(text, run)
         if sum(1 for v in options.values() if v) < _MIN_OPTIONS:

@@ -383,6 +383,9 @@ def _value_like(part: str) -> bool:
     return True
 
 
+_QUESTIONED_RE = re.compile(r"^\s*+([^?\n]{1,40}?)\s*+\?\s++(?:or\s+)?([^?\n]{1,40}?)\s*+\?\s*+$", re.IGNORECASE)
+
+
 def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[str, ...], str, bool]:
     """``(candidates, joiner, hedged)`` of one final answer text.
 
@@ -395,6 +398,12 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
     text = answer.strip()
     if not text:
         return (), "single", False
+    if "?" in text:
+        q = _QUESTIONED_RE.match(text)
+        if q:  # "Canberra? Sydney?": each candidate asked, none committed
+            a, b = clean_answer(q.group(1)), clean_answer(q.group(2))
+            if a and b and _key(a) != _key(b):
+                return (a, b), "or", True
     low = text.lower()
     if len(text) > _MAX_LIST_CHARS and not any(w in low for w in _HEDGE_LEADS):
         return (text,), "single", False  # a paragraph is not a list of values
