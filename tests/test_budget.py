@@ -258,15 +258,16 @@ def test_a_module_turn_overrunning_after_a_full_collection_gets_its_budget_once_
 
     def body(watch):
         n0 = full_collections()
-        rows = [attempt(watch, 0.2, 0.3, False), attempt(watch, 0.2, 0.3, True),  # 1.5 budgets: done
-                attempt(watch, 0.2, 3.0, False), attempt(watch, 0.2, 3.0, True),  # more than 2: not
-                attempt(watch, 5.0, 3.0, True, time.monotonic() + 0.2)]  # the call's deadline holds
+        # budgets large against a full collection of this test process's heap on a loaded machine
+        rows = [attempt(watch, 1.0, 1.3, False), attempt(watch, 1.0, 1.3, True),  # 1.3 budgets: done
+                attempt(watch, 1.0, 6.0, False), attempt(watch, 1.0, 6.0, True),  # more than 2: not
+                attempt(watch, 5.0, 6.0, True, time.monotonic() + 0.3)]  # the call's deadline holds
         return rows, full_collections() - n0
 
     rows, collections = run_watched(body)
     assert collections >= 5
     assert [r for r, _ in rows] == ["done", "done", "interrupted", "interrupted", "interrupted"], rows
-    assert all(took < 1.5 for _, took in rows[2:]), rows
+    assert all(took < 4.0 for _, took in rows[2:4]) and rows[4][1] < 2.0, rows
     # and a call in which no full collection ran keeps the plain budget
     import gc
 
