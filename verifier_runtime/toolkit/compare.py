@@ -169,6 +169,8 @@ def _strip(s: str) -> str:
 
 
 def _top_level_comma(t: str) -> bool:
+    if "," not in t:
+        return False
     depth = 0
     for ch in t:
         if ch in "([{":

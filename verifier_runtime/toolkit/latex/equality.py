@@ -175,6 +175,8 @@ def _same_linear_solution(da: Any, db: Any, symbols: list[Any]) -> bool:
         if s not in da.free_symbols or s not in db.free_symbols:
             continue
         check_deadline()
+        if _power_at_least_two(da, s) or _power_at_least_two(db, s):
+            continue  # its derivative keeps ``s``: not linear in ``s`` (what diff finds, at far less cost)
         ka, kb = da.diff(s), db.diff(s)
         if ka == 0 or kb == 0 or ka.has(s) or kb.has(s):
             continue
@@ -182,6 +184,32 @@ def _same_linear_solution(da: Any, db: Any, symbols: list[Any]) -> bool:
         sb = -db.subs(s, 0) / kb
         return expressions_equal(sa, sb) is True
     return False
+
+
+def _power_at_least_two(expr: Any, s: Any) -> bool:
+    """``expr`` is a sum of monomials ``c * s**n`` (``c`` free of ``s``, ``n`` a positive integer) and
+    one has ``n >= 2``: its derivative in ``s`` then keeps ``s`` (the summands of a canonical sum
+    differ in their non-numeric parts, so the derivative's do too, and none cancels). ``False``
+    for any other form, whatever its degree: the caller then takes the derivative."""
+    square = False
+    for term in expr.args if expr.is_Add else (expr,):
+        if not term.has(s):
+            continue
+        power = None
+        for factor in term.args if term.is_Mul else (term,):
+            if factor == s:
+                n = 1
+            elif factor.is_Pow and factor.base == s and factor.exp.is_Integer and factor.exp > 0:
+                n = int(factor.exp)
+            elif not factor.has(s):
+                continue
+            else:
+                return False
+            if power is not None:
+                return False  # s twice in one product: not the canonical form
+            power = n
+        square = square or (power is not None and power >= 2)
+    return square
 
 
 def _proportional(da: Any, db: Any, symbols: list[Any]) -> bool | None:

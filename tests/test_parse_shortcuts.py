@@ -1,0 +1,124 @@
+"""The parsing side's shortcuts give exactly what the long way gives: the linear-solution check's
+monomial test, and the unit split shared by has_unit and parse_quantity."""
+
+from __future__ import annotations
+
+from verifier_runtime.toolkit.latex import convert
+
+# --- linear-solution check: the monomial shortcut against the derivative ----------------------
+
+EQUATIONS = [
+    "64x^2 - \\frac{64y^2}{3} = 1", "\\frac{x^2}{2}-\\frac{y^2}{6}=1", "x^2 + y^2 = 36", "x^2+y^2=3",
+    "3x + y + 10 = 0", "15x+5y+16=0", "d = 7a", "\\frac{d}{a} = 7", "y = x^2 - (x+1)^2", "y = -2x - 1",
+    "a x^2 + b x^2 = c", "2x^2 y + 3 x y^2 = 1", "(a+1) x^2 = y", "x^3 - x = y", "\\sin(x) + x^2 = y",
+    "x y = 1", "\\frac{1}{x} + y = 2", "x^{-2} = y", "\\sqrt{x} = y", "e^{x} = y", "x^2 - x^2 y = 4",
+    "y^2 = 4 p x", "(x-1)^2 + (y-2)^2 = 9", "x^2 - 2 x + 1 = y", "2 x + 3 y = 6", "y - 3 = 2(x - 1)",
+]
+
+
+def test_the_monomial_shortcut_only_skips_what_the_derivative_skips() -> None:
+    from verifier_runtime.toolkit.latex import equality as eq
+
+    skipped = 0
+    for text in EQUATIONS:
+        lhs, rhs = convert.parse_equation(text)
+        d = lhs - rhs
+        for s in sorted(d.free_symbols, key=lambda v: v.name):
+            if eq._power_at_least_two(d, s):
+                skipped += 1
+                k = d.diff(s)
+                assert k != 0 and k.has(s), (text, s)
+    assert skipped >= 15
+
+
+def test_same_linear_solution_with_and_without_the_shortcut_agree(monkeypatch) -> None:
+    from verifier_runtime.toolkit.latex import equality as eq
+
+    diffs = []
+    for text in EQUATIONS:
+        lhs, rhs = convert.parse_equation(text)
+        diffs.append(lhs - rhs)
+    pairs = [(a, b) for a in diffs for b in diffs]
+
+    def run() -> list[bool]:
+        return [eq._same_linear_solution(a, b, sorted(a.free_symbols | b.free_symbols, key=lambda v: v.name))
+                for a, b in pairs]
+
+    fast = run()
+    monkeypatch.setattr(eq, "_power_at_least_two", lambda expr, s: False)
+    assert run() == fast
+    assert any(fast) and not all(fast)
+
+
+# --- the unit split, kept once per text --------------------------------------------------------
+
+UNIT_TEXTS = [
+    "12 cm", "9.8\\,\\mathrm{m/s^2}", "\\SI{5}{\\meter}", "25 \u00b0C", "3,75 m", "90 kilometres per hour",
+    "$3.0 \\times 10^8$ km/s", "v = 3 m/s", "\\text{12 kg}", "5", "x + 1", "Paris", "10 A, 22.5 A",
+    "1.5 km", "100%", "4 units", "7 x", "2 m^{2}", "6.02e23 mol^-1", "\\frac{1}{2} J", "\x00 5 m", "",
+]
+
+
+def test_the_kept_unit_split_is_the_computed_one() -> None:
+    from verifier_runtime.toolkit import units
+
+    units._split.cache_clear()
+    for text in UNIT_TEXTS * 2:  # the second round reads the kept results
+        assert units._split(text) == units._split.__wrapped__(text), text
+        assert units.has_unit(text) == (units._split.__wrapped__(text) is not None)
+
+
+# --- bracket depth and top-level commas: the counting shortcuts against the character scans ----
+
+
+def _nested(opener: str, closer: str, depth: int) -> str:
+    return opener * depth + "x" + closer * depth
+
+
+BRACKET_TEXTS = [
+    "x", "(x)", "\\frac{1}{2}", "f(g(h(x)))", "((1, 2), (3, 4))", "[0, 1)", "\\{1, 2\\}", "a,b", "{a,b},c",
+    _nested("(", ")", 40), _nested("(", ")", 41), _nested("{", "}", 45), _nested("[", "]", 39),
+    "(" * 41 + ")" * 41, "()" * 60, "(" * 30 + "{" * 11 + "x" + "}" * 11 + ")" * 30, "((((" * 12,
+    "))))" * 12 + "((((" * 12, "$(1,2)$", "(1,2).", "1{,}000", "\\left( x \\right)", "(a, (b, c)), d",
+    ",", ",,", "(,)", "x, y", "\\sqrt{2}, 3", "[1, 2], [3, 4]", "1,000,000", "((a),b",
+]
+
+
+def _depth_scan(s: str) -> bool:
+    depth = best = 0
+    for ch in s:
+        if ch in "({[":
+            depth += 1
+            best = max(best, depth)
+        elif ch in ")}]":
+            depth -= 1
+    return best > convert.MAX_EXPR_DEPTH
+
+
+def _comma_scan(t: str) -> bool:
+    depth = 0
+    for ch in t:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            return True
+    return False
+
+
+def test_the_depth_check_refuses_exactly_what_the_scan_refuses() -> None:
+    refused = 0
+    for s in BRACKET_TEXTS:
+        expected = None if _depth_scan(s) else convert._clean(s)
+        assert convert._pre_check(s) == expected, s
+        refused += expected is None
+    assert refused >= 4
+
+
+def test_the_top_level_comma_check_is_the_scan() -> None:
+    from verifier_runtime.toolkit.compare import _top_level_comma
+
+    results = [_top_level_comma(t) for t in BRACKET_TEXTS]
+    assert results == [_comma_scan(t) for t in BRACKET_TEXTS]
+    assert any(results) and not all(results)
