@@ -3,6 +3,8 @@ monomial test, and the unit split shared by has_unit and parse_quantity."""
 
 from __future__ import annotations
 
+import random
+
 from verifier_runtime.toolkit.latex import convert
 
 # --- linear-solution check: the monomial shortcut against the derivative ----------------------
@@ -16,38 +18,62 @@ EQUATIONS = [
 ]
 
 
-def test_the_monomial_shortcut_only_skips_what_the_derivative_skips() -> None:
-    from verifier_runtime.toolkit.latex import equality as eq
+def _random_relations(n: int, seed: int) -> list:
+    import sympy as sp
 
-    skipped = 0
+    rng = random.Random(seed)
+    x, y, a, b = sp.symbols("x y a b")
+    coefficients = [sp.Integer(1), sp.Integer(-3), sp.Rational(5, 2), a, -b, a + 1, sp.sqrt(2), sp.pi, a * b,
+                    1 / a, sp.oo, -sp.oo, sp.I, sp.Integer(7)]
+    factors = [x, x**2, x**3, 1 / x, x**-2, y, y**2, x * y, sp.sin(x), (x + 1) ** 2, sp.sqrt(x), sp.exp(y),
+               sp.Abs(x), sp.Integer(1), x**2 * y, (x - 1) * (x + 1), sp.log(x)]
+    out = []
+    for _ in range(n):
+        k = rng.randint(1, 4)
+        out.append(sp.Add(*[rng.choice(coefficients) * rng.choice(factors) for _ in range(k)]))
+    return out
+
+
+def _relations() -> list:
+    out = []
     for text in EQUATIONS:
         lhs, rhs = convert.parse_equation(text)
-        d = lhs - rhs
+        out.append(lhs - rhs)
+    return out + _random_relations(300, 11)
+
+
+def test_the_monomial_reading_is_what_diff_and_subs_give() -> None:
+    from verifier_runtime.toolkit.latex import equality as eq
+
+    seen = {True: 0, False: 0, None: 0}
+    for d in _relations():
         for s in sorted(d.free_symbols, key=lambda v: v.name):
-            if eq._power_at_least_two(d, s):
-                skipped += 1
-                k = d.diff(s)
-                assert k != 0 and k.has(s), (text, s)
-    assert skipped >= 15
+            m = eq._monomials(d, s)
+            seen[None if m is None else m[0]] += 1
+            if m is None:
+                continue
+            k = d.diff(s)
+            if m[0]:
+                assert m[1] == k and m[2] == d.subs(s, 0), (d, s)  # the same sympy objects
+            else:
+                assert k != 0 and k.has(s), (d, s)
+    assert min(seen.values()) >= 20, seen
 
 
 def test_same_linear_solution_with_and_without_the_shortcut_agree(monkeypatch) -> None:
     from verifier_runtime.toolkit.latex import equality as eq
 
-    diffs = []
-    for text in EQUATIONS:
-        lhs, rhs = convert.parse_equation(text)
-        diffs.append(lhs - rhs)
-    pairs = [(a, b) for a in diffs for b in diffs]
+    diffs = _relations()[: len(EQUATIONS) + 60]
+    pairs = [(a, b) for a in diffs for b in diffs[: len(EQUATIONS)]]
 
     def run() -> list[bool]:
         return [eq._same_linear_solution(a, b, sorted(a.free_symbols | b.free_symbols, key=lambda v: v.name))
                 for a, b in pairs]
 
     fast = run()
-    monkeypatch.setattr(eq, "_power_at_least_two", lambda expr, s: False)
+    monkeypatch.setattr(eq, "_monomials", lambda expr, s: None)
     assert run() == fast
-    assert any(fast) and not all(fast)
+    assert sum(fast) >= 5 and not all(fast)
 
 
 # --- the unit split, kept once per text --------------------------------------------------------
