@@ -1,9 +1,12 @@
 """The parsing side's shortcuts give exactly what the long way gives: the linear-solution check's
-monomial test, and the unit split shared by has_unit and parse_quantity."""
+monomial reading, the unit split shared by has_unit and parse_quantity, the counting shortcuts of
+the depth and comma checks, and the bracket-only visits of the top-level split and bracket match."""
 
 from __future__ import annotations
 
 import random
+
+import pytest
 
 from verifier_runtime.toolkit.latex import convert
 
@@ -148,3 +151,66 @@ def test_the_top_level_comma_check_is_the_scan() -> None:
     results = [_top_level_comma(t) for t in BRACKET_TEXTS]
     assert results == [_comma_scan(t) for t in BRACKET_TEXTS]
     assert any(results) and not all(results)
+
+
+# --- top-level splitting and bracket matching: the bracket-only visits against the scans -------
+
+
+def _split_texts(n: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    pieces = ["(", ")", "[", "]", "{", "}", "\u27e8", "\u27e9", ",", ";", ", ", "a", "1", "x^2", "\\{", "\\}",
+              " ", "\\frac{1}{2}", "ab", "=", "\u2212"]
+    out = ["", ",", ";;", "a,b", "(a,b),c", "((((", "))))", "(" * 41 + "x" + ")" * 41, "(" * 40 + ",",
+           "{a;b};c", "a,,b", "\u27e8x, y\u27e9, z"]
+    return out + ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 60))) for _ in range(n)]
+
+
+def _matching_close_scan(s: str, open_idx: int) -> int:
+    from verifier_runtime.toolkit.structures import _CLOSE, _OPEN
+
+    depth = 0
+    for j in range(open_idx, len(s)):
+        if s[j] in _OPEN:
+            depth += 1
+        elif s[j] in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_the_top_level_split_is_the_scan(seed: int) -> None:
+    from verifier_runtime.toolkit import structures as st
+
+    texts = _split_texts(2000, seed)
+    for sep in (",", ";", " and ", "("):
+        for t in texts:
+            assert st.split_top_level(t, sep) == st._split_scan(t, sep), (t, sep)
+    assert any(len(st.split_top_level(t, ",") or []) > 2 for t in texts)
+    assert any(st.split_top_level(t, ",") is None for t in texts)
+
+
+@pytest.mark.parametrize("seed", [23, 24])
+def test_the_matching_bracket_is_the_scan(seed: int) -> None:
+    from verifier_runtime.toolkit.structures import _matching_close
+
+    found = 0
+    for t in _split_texts(2000, seed):
+        for k in range(len(t)):
+            got = _matching_close(t, k)
+            assert got == _matching_close_scan(t, k), (t, k)
+            found += got >= 0
+    assert found > 1000
+
+
+def test_normal_text_without_a_backslash_skips_only_the_command_pass() -> None:
+    from verifier_runtime.toolkit import compare
+
+    def long_way(t: str) -> str:
+        t = compare._TEXT_CMD_RE.sub(r"\1", t)
+        return compare._SPACES_RE.sub(" ", t).strip().rstrip(".").casefold()
+
+    texts = ["Paris", "  Leonardo   da Vinci. ", "\\text{Yes}", "\\textbf{ Fe } or Cu", "text{x}", "\\emph{a}\\mathrm{b}",
+             "\\\\", "ÉCOLE", "a\tb\nc.", "\\text{a{b}c}", "x \\mathbf{v}."]
+    assert [compare._normal_text(t) for t in texts] == [long_way(t) for t in texts]

@@ -257,7 +257,8 @@ def _parse_answer(s: str) -> Answer | None:
 
 
 def _normal_text(t: str) -> str:
-    t = _TEXT_CMD_RE.sub(r"\1", t)
+    if "\\" in t:  # a text command starts with a backslash
+        t = _TEXT_CMD_RE.sub(r"\1", t)
     return _SPACES_RE.sub(" ", t).strip().rstrip(".").casefold()
 
 
