@@ -9,6 +9,7 @@ import random
 import pytest
 
 from verifier_runtime.toolkit.latex import convert
+from verifier_runtime.toolkit.latex.tokens import ParseRefused
 
 # --- linear-solution check: the monomial shortcut against the derivative ----------------------
 
@@ -214,3 +215,40 @@ def test_normal_text_without_a_backslash_skips_only_the_command_pass() -> None:
     texts = ["Paris", "  Leonardo   da Vinci. ", "\\text{Yes}", "\\textbf{ Fe } or Cu", "text{x}", "\\emph{a}\\mathrm{b}",
              "\\\\", "ÉCOLE", "a\tb\nc.", "\\text{a{b}c}", "x \\mathbf{v}."]
     assert [compare._normal_text(t) for t in texts] == [long_way(t) for t in texts]
+
+
+# --- plain words: the name search against the split into names and stray letters -------------
+
+
+def _split_word_long_way(w: str):
+    from verifier_runtime.toolkit.latex import tokens
+
+    if w.lower() in tokens._STOP_WORDS:
+        return "refused"
+    parts = [("name", m) for m in tokens._NAME_RE.findall(w)]
+    stray = sum(1 for _, m in parts if len(m) == 1)
+    if len(w) >= 4 and stray >= 3:
+        return "refused"
+    return parts
+
+
+def _split_word_now(w: str):
+    from verifier_runtime.toolkit.latex import tokens
+
+    try:
+        return tokens._split_word(w)
+    except ParseRefused:
+        return "refused"
+
+
+@pytest.mark.parametrize("seed", [31, 32])
+def test_a_word_is_split_or_refused_as_the_long_way_does(seed: int) -> None:
+    rng = random.Random(seed)
+    pieces = ["a", "b", "x", "y", "C", "H", "E", "O", "sin", "cos", "pi", "ln", "oo", "inf", "infty", "exp",
+              "sqrt", "abs", "lg", "Sin", "PI", "t", "an", "arc", "sec", "cosec", "tanh", "is", "no"]
+    words = ["Paris", "MKTAYIAKQR", "CCCCEEEEHHHH", "ccccc", "sinx", "xsin", "pix", "abc", "abcd", "ABCD",
+             "Sinh", "sinh", "lnx", "xyz", "xyzw", "piii", "oooo", "infinity", "cosine", "No", "THE"]
+    words += ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 6))) for _ in range(3000)]
+    outcomes = [_split_word_now(w) for w in words]
+    assert outcomes == [_split_word_long_way(w) for w in words]
+    assert 300 < sum(o == "refused" for o in outcomes) < len(words) - 300
