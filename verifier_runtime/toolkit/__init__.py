@@ -73,7 +73,8 @@ def clear_caches() -> None:
 
     for fn in (compare.parse_answer, numbers.parse_number, numbers.parse_number_words, units.parse_quantity,
                text.normalize_text, text.parse_bool, text.parse_identifier, cues.question_cues,
-               extract.extract_reference, choices._options_cached, criterion._question_spans, forms._number):
+               extract.extract_reference, choices._options_cached, criterion._question_spans, forms._number,
+               units._split):
         fn.cache_clear()
 
 

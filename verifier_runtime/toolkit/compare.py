@@ -170,6 +170,8 @@ def _strip(s: str) -> str:
 
 
 def _top_level_comma(t: str) -> bool:
+    if "," not in t:
+        return False
     depth = 0
     for ch in t:
         if ch in "([{":
@@ -256,7 +258,8 @@ def _parse_answer(s: str) -> Answer | None:
 
 
 def _normal_text(t: str) -> str:
-    t = _TEXT_CMD_RE.sub(r"\1", t)
+    if "\\" in t:  # a text command starts with a backslash
+        t = _TEXT_CMD_RE.sub(r"\1", t)
     return _SPACES_RE.sub(" ", t).strip().rstrip(".").casefold()
 
 

@@ -129,6 +129,37 @@ def _prep(s: str) -> str:
 
 def split_top_level(s: str, sep: str = ",") -> list[str] | None:
     """Split ``s`` at ``sep`` outside any brackets; ``None`` if brackets nest too deep."""
+    if len(sep) == 1 and sep not in _OPEN and sep not in _CLOSE and sum(map(s.count, _OPEN)) <= MAX_EXPR_DEPTH:
+        return _split_flat(s, sep)  # no deeper nesting than there are openers: never too deep
+    return _split_scan(s, sep)
+
+
+_BRACKET_OR_SEP_RES = {sep: re.compile("[" + re.escape(_OPEN + _CLOSE + sep) + "]") for sep in ",;"}
+
+
+def _split_flat(s: str, sep: str) -> list[str]:
+    """:func:`split_top_level` for a one-character separator, visiting only brackets and separators."""
+    if sep not in s:
+        return [s]
+    pattern = _BRACKET_OR_SEP_RES.get(sep) or re.compile("[" + re.escape(_OPEN + _CLOSE + sep) + "]")
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    for m in pattern.finditer(s):
+        ch = m.group()
+        if ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            parts.append(s[start : m.start()])
+            start = m.end()
+    parts.append(s[start:])
+    return parts
+
+
+def _split_scan(s: str, sep: str) -> list[str] | None:
+    """:func:`split_top_level` character by character (any separator, any depth)."""
     parts: list[str] = []
     depth = 0
     start = 0
@@ -166,16 +197,19 @@ def _ok(s: object) -> bool:
     return isinstance(s, str) and bool(s.strip()) and len(s) <= MAX_ANSWER_CHARS and "\x00" not in s
 
 
+_BRACKET_RE = re.compile("[" + re.escape(_OPEN + _CLOSE) + "]")
+
+
 def _matching_close(s: str, open_idx: int) -> int:
     """Index of the bracket closing the one at ``open_idx`` (any bracket type), or -1."""
     depth = 0
-    for j in range(open_idx, len(s)):
-        if s[j] in _OPEN:
+    for m in _BRACKET_RE.finditer(s, open_idx):  # the brackets only, not every character
+        if m.group() in _OPEN:
             depth += 1
-        elif s[j] in _CLOSE:
+        else:
             depth -= 1
             if depth == 0:
-                return j
+                return m.start()
     return -1
 
 

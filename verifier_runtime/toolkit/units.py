@@ -210,6 +210,8 @@ _WORDY_RE = re.compile(r"[A-Za-z]{3,}")
 _WHOLE_TEXT_RE = re.compile(r"^\\(?:text|textbf|textrm|mathrm|mathbf)\s*\{([^{}]*)\}$")
 
 
+# has_unit, parse_quantity and the form checks all split the same answer: it is split once
+@memoize_text()
 def _split(s: str) -> tuple[Number, str] | None:
     if "\x00" in s or not ANY_DIGIT_RE.search(s):
         return None  # the magnitude is read by parse_number, which needs a digit from the text itself

@@ -99,6 +99,8 @@ def _clean(s: str) -> str:
 def _pre_check(s: object) -> str | None:
     if not isinstance(s, str) or not s.strip() or len(s) > MAX_ANSWER_CHARS or "\x00" in s:
         return None
+    if s.count("(") + s.count("{") + s.count("[") <= MAX_EXPR_DEPTH:
+        return _clean(s)  # no deeper nesting than there are openers: the scan below cannot refuse
     depth = best = 0
     for ch in s:
         if ch in "({[":

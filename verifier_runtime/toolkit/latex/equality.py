@@ -175,13 +175,61 @@ def _same_linear_solution(da: Any, db: Any, symbols: list[Any]) -> bool:
         if s not in da.free_symbols or s not in db.free_symbols:
             continue
         check_deadline()
-        ka, kb = da.diff(s), db.diff(s)
+        ma, mb = _monomials(da, s), _monomials(db, s)
+        if (ma is not None and ma[1] is None) or (mb is not None and mb[1] is None):
+            continue  # its derivative keeps ``s``: not linear in ``s`` (what diff finds, at far less cost)
+        if ma is not None and mb is not None:
+            (_, ka, ca), (_, kb, cb) = ma, mb  # linear: the derivative and the rest, read off the terms
+        else:
+            ka, kb = da.diff(s), db.diff(s)
+            ca = cb = None
         if ka == 0 or kb == 0 or ka.has(s) or kb.has(s):
             continue
-        sa = -da.subs(s, 0) / ka
-        sb = -db.subs(s, 0) / kb
+        sa = -(da.subs(s, 0) if ca is None else ca) / ka
+        sb = -(db.subs(s, 0) if cb is None else cb) / kb
         return expressions_equal(sa, sb) is True
     return False
+
+
+def _monomials(expr: Any, s: Any) -> tuple[bool, Any, Any] | None:
+    """``expr`` as a sum of monomials ``c * s**n`` (``c`` free of ``s``, ``n`` a non-zero integer)
+    and terms free of ``s``: ``(True, d expr/ds, expr at s = 0)`` when every ``n`` is 1,
+    ``(False, None, None)`` when some ``n`` is not; ``None`` for any other form.
+
+    What sympy's ``diff`` and ``subs`` give, built from the terms: the derivative of ``c * s`` is
+    ``c`` and of a term free of ``s`` is 0, and at ``s = 0`` the terms in ``s`` vanish. With some
+    ``n`` other than 1 the derivative keeps ``s``: the terms of a canonical sum differ in their
+    non-numeric parts, so those of the derivative ``n c s**(n-1)`` do too, and none cancels."""
+    sp = _sympy()
+    if expr.has(sp.oo, -sp.oo, sp.zoo, sp.nan):
+        return None  # an infinite coefficient: the derivative or the value at s = 0 may be nan
+    linear = True
+    slopes: list[Any] = []
+    rest: list[Any] = []
+    for term in expr.args if expr.is_Add else (expr,):
+        if not term.has(s):
+            rest.append(term)
+            continue
+        power = None
+        others = []
+        for factor in term.args if term.is_Mul else (term,):
+            if factor == s:
+                n = 1
+            elif factor.is_Pow and factor.base == s and factor.exp.is_Integer and factor.exp != 0:
+                n = int(factor.exp)
+            elif not factor.has(s):
+                others.append(factor)
+                continue
+            else:
+                return None
+            if power is not None:
+                return None  # s twice in one product: not a canonical monomial
+            power = n
+        linear = linear and power == 1
+        slopes.append(sp.Mul(*others))
+    if not linear:
+        return False, None, None
+    return True, sp.Add(*slopes), sp.Add(*rest)
 
 
 def _proportional(da: Any, db: Any, symbols: list[Any]) -> bool | None:

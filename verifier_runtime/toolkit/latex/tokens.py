@@ -89,10 +89,16 @@ def _tokenize(s: str) -> list[tuple[str, str]]:
     return out
 
 
+# Any known name anywhere in a word (every name is lower-case)
+_ANY_NAME_RE = re.compile("|".join(re.escape(n) for n in _PLAIN_NAMES))
+
+
 def _split_word(w: str) -> list[tuple[str, str]]:
     """Split a run of letters into known names and single-letter symbols; refuse plain words."""
     if w.lower() in _STOP_WORDS:
         raise ParseRefused(f"word {w!r}")
+    if len(w) >= 4 and (w.isupper() or not _ANY_NAME_RE.search(w)):
+        raise ParseRefused(f"word {w!r}")  # no name in it: every letter would be a stray one
     parts = [("name", m) for m in _NAME_RE.findall(w)]
     stray = sum(1 for _, m in parts if len(m) == 1)
     if len(w) >= 4 and stray >= 3:
