@@ -147,3 +147,16 @@ def test_in_sandbox_restores_the_flag_when_the_body_raises() -> None:
     with pytest.raises(KeyError):
         sandbox.in_sandbox(body)
     assert sandbox._IN_MODULE.get() is False
+
+
+# --------------------------------------------------------------------------- clean_answer's quick exit
+_ANSWER_PIECES = ("42", "x", " ", "$", "$$", "\\(", "\\)", "\\[", "\\]", "**", "*", "__", "_", "`", ".", ",", ";", ":",
+                  "\\text{", "\\boxed{", "\\mathrm{", "\\displaystyle", "}", "{", "(B)", "\\frac{1}{2}", "\n", "\t",
+                  "!", "5!", "é", "\u00a0", "km", "=")
+
+
+def test_clean_answer_with_its_quick_exit_is_the_long_way() -> None:
+    texts = ["".join(p) for n in (1, 2, 3) for p in itertools.product(_ANSWER_PIECES, repeat=n)]
+    texts += ["$\\boxed{\\text{(B)}}$.", "**C**", "The answer is 5", "  7  ", "", "x = \\frac{1}{2};", "`code`"]
+    for t in texts:
+        assert extract.clean_answer(t) == extract._cleaned(t.strip()), repr(t)

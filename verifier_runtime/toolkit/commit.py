@@ -708,14 +708,17 @@ _ALT_AFTER_RE = re.compile(
     r"|\bif\b[^.\n]{0,80}?,\s*(?P<d>\\boxed\{[^{}\n]{1,40}\})",
     re.IGNORECASE)
 _ALT_WINDOW = 300
+_ALT_WORDS = ("also", "equally", "alternatively", "otherwise", "could", "might", "may", "if")  # one in every offer
 
 
 def alternative_offered(answer: str, text: str) -> str | None:
     """A second candidate ``text`` offers beside ``answer`` (in the answer's own line or right after
     it), or ``None``; a value the same as the answer is no alternative."""
     window = text[:_ALT_WINDOW]
-    if not window or not any(w in window.lower() for w in ("also", "equally", "alternatively", "otherwise",
-                                                            "could", "might", "may", "if")):
+    if not window:
+        return None
+    low = window.lower()
+    if not any(w in low for w in _ALT_WORDS):
         return None
     found = [(m.start(), m.group("v")) for m in _ALT_BEFORE_RE.finditer(window)]
     found += [(m.start(), m.group("a") or m.group("b") or m.group("c") or m.group("d"))

@@ -253,6 +253,16 @@ def clean_answer(raw: str) -> str:
     if s is None:
         return ""
     s = s.strip()
+    if s and s[0] not in _WRAPPER_FIRST and s[-1] not in _TRAIL_PUNCT and "**" not in s:
+        return s  # no delimiter, emphasis, command or end punctuation to strip: a round would change nothing
+    return _cleaned(s)
+
+
+_WRAPPER_FIRST = "$\\*_`"  # the first characters of every wrapper, of a command and of \displaystyle
+
+
+def _cleaned(s: str) -> str:
+    """:func:`clean_answer`'s rounds on a stripped string (the long way)."""
     for _ in range(_MAX_CLEAN_ROUNDS):
         old = s
         s = s.strip().rstrip(_TRAIL_PUNCT).strip()
