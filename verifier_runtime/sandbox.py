@@ -1009,7 +1009,33 @@ def _guarded(decide: Callable[[Any], Any]) -> Callable[[Any], Any]:
             _IN_MODULE.reset(token)
 
     decide_in_sandbox.__wrapped__ = decide  # type: ignore[attr-defined]
+    decide_in_sandbox.sandboxed = decide  # type: ignore[attr-defined]  # see in_sandbox()
     return decide_in_sandbox
+
+
+def sandboxed_decide(decide: Callable[[Any], Any]) -> Callable[[Any], Any] | None:
+    """The module code inside a loaded module's ``decide`` (:func:`load_module_source`), which
+    must run under :func:`in_sandbox`; ``None`` for any other callable."""
+    return getattr(decide, "sandboxed", None)
+
+
+def in_sandbox(body: Callable[..., Any], *args: Any) -> Any:
+    """``body(*args)`` as module code: for a caller that runs several modules' code in a row (the
+    cascade) and sets the flag once instead of once per module. Restored by value, so an
+    interrupt landing anywhere cannot leave it set."""
+    from verifier_runtime.limits import BudgetExceeded
+
+    previous = _IN_MODULE.get()
+    try:
+        _IN_MODULE.set(True)
+        return body(*args)
+    finally:
+        while True:
+            try:
+                _IN_MODULE.set(previous)
+                break
+            except BudgetExceeded:  # one that was already pending: it is spent
+                continue
 
 
 MODULE_LOAD_BUDGET_S = 2.0  # module-level code (constants, compiled patterns) runs under this budget
@@ -1084,8 +1110,10 @@ __all__ = [
     "ModuleView",
     "case_problem",
     "check_module_source",
+    "in_sandbox",
     "is_allowed_import",
     "load_module_source",
     "module_view",
     "safe_builtins",
+    "sandboxed_decide",
 ]

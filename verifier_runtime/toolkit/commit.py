@@ -750,15 +750,18 @@ _ALT_AFTER_RE = re.compile(
     + _ALT_VALUE + r")",
     re.IGNORECASE)
 _ALT_WINDOW = 300
+_ALT_WORDS = ("also", "equally", "alternatively", "otherwise", "could", "might", "may", "if", "guess", "case", "second",
+              "backup")  # one in every offer
 
 
 def alternative_offered(answer: str, text: str) -> str | None:
     """A second candidate ``text`` offers beside ``answer`` (in the answer's own line or right after
     it), or ``None``; a value the same as the answer is no alternative."""
     window = text[:_ALT_WINDOW]
+    if not window:
+        return None
     low = window.lower()
-    if not window or not any(w in low for w in ("also", "equally", "alternatively", "otherwise", "could", "might",
-                                                "may", "if", "guess", "case", "second", "backup")):
+    if not any(w in low for w in _ALT_WORDS):
         return None
     found = [(m.start(), m.group("v") or m.group("w")) for m in _ALT_BEFORE_RE.finditer(window)]
     found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g") if g))

@@ -253,6 +253,16 @@ def clean_answer(raw: str) -> str:
     if s is None:
         return ""
     s = s.strip()
+    if s and s[0] not in _WRAPPER_FIRST and s[-1] not in _TRAIL_PUNCT and "**" not in s:
+        return s  # no delimiter, emphasis, command or end punctuation to strip: a round would change nothing
+    return _cleaned(s)
+
+
+_WRAPPER_FIRST = "$\\*_`"  # the first characters of every wrapper, of a command and of \displaystyle
+
+
+def _cleaned(s: str) -> str:
+    """:func:`clean_answer`'s rounds on a stripped string (the long way)."""
     for _ in range(_MAX_CLEAN_ROUNDS):
         old = s
         s = s.strip().rstrip(_TRAIL_PUNCT).strip()
@@ -472,11 +482,27 @@ def _open_math_at_end(text: str) -> bool:
 _ECHO_COPY_TOKENS = 25
 
 
+_FEW_TOKENS_CHARS = 200  # how long a text the quick token count below looks at
+
+
+def _too_few_tokens(text: str) -> bool:
+    """``text`` surely has fewer than ``_ECHO_MIN_TOKENS`` words once normalised, decided without
+    normalising it: on ASCII text every step of :func:`normalize_text` only removes characters
+    (controls, ``$``, command names, end punctuation, an article) or exchanges one white space
+    for another, so it never makes more ``\\w+`` runs than the raw text has."""
+    return len(text) <= _FEW_TOKENS_CHARS and text.isascii() and len(_TOKEN_RE.findall(text)) < _ECHO_MIN_TOKENS
+
+
 def _is_echo(text: str, question: str | None) -> bool:
     """The response merely repeats (most of) the question."""
     q = _as_str(question)
-    if not q or not text:
-        return False
+    if not q or not text or _too_few_tokens(text):
+        return False  # most answers read from the whole text: "42", "x = 5" (and no question normalised)
+    return _echo_compared(text, q)
+
+
+def _echo_compared(text: str, q: str) -> bool:
+    """:func:`_is_echo` by normalising both texts (the long way)."""
     nq = normalize_text(q)
     if not nq or len(text) > 4 * (2 * len(nq) + 32):
         # An echo is at most about twice the question once normalised; normalising cannot shrink

@@ -1,0 +1,162 @@
+"""Shortcuts on the verifier's hot path give what the long way gives, on inputs written here."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import time
+
+import pytest
+
+from verifier_runtime import sandbox
+from verifier_runtime.cascade import Cascade, run_decide
+from verifier_runtime.toolkit import extract
+from verifier_runtime.toolkit.text import normalize_text
+from verifier_runtime.triple import Triple
+from verifier_runtime.types import Decision
+
+# --------------------------------------------------------------------------- the echo test's quick exit
+_PIECES = ("the", "The", "a", "An", "x", "=", "5", "$", "$x$", "\\text{ab}", "\\mathrm{m}", "\\text{}", "_", "__",
+           "(", ")", "[1]", "{", "}", ".", "!", "5!", "?", ",", ":", "\x01", "\x1f", "\x7f", "\t", "\n", " ", "  ",
+           "km/h", "H_2O", "it's", "'", '"', "*", "**b**", "~", "\\", "\\,", "3.5", "-2", "ab_cd", "\x0b", "\r")
+
+
+def _texts() -> list[str]:
+    out = ["".join(p) for n in (1, 2, 3) for p in itertools.product(_PIECES[:18], repeat=n)][:6000]
+    out += ["".join(p) for p in itertools.product(_PIECES, repeat=2)]
+    out += ["What is 2 + 2?", "The answer", "A: x = 5", "\\text{the} \\text{blue} car", "$a$b$c$", "the the the",
+            "(((x)))", "[[a b]]", "an apple a day", "x\x00y z w"]
+    return out
+
+
+def test_normalising_ascii_text_never_makes_more_words() -> None:
+    """What the quick exit rests on: on ASCII text normalize_text makes no new ``\\w+`` run."""
+    for t in _texts():
+        assert len(re.findall(r"\w+", normalize_text(t))) <= len(re.findall(r"\w+", t)), repr(t)
+
+
+@pytest.mark.parametrize("question", [
+    "What is 2 + 2?", "Name the capital of France.", "x = 5", "the the the", "Solve $x^2 = 4$ for x.",
+    "Quel est le résultat de 3 × 4 ?", "\\text{a b c d e}", "ab cd", "Compute 1, 2, 3, 4 and 5.",
+])
+def test_the_echo_test_with_its_quick_exit_is_the_long_way(question: str) -> None:
+    texts = _texts() + [question, question.upper(), question + " ok", "Résumé café naïve élan", "ﬁ ﬂ ﬀ ①"]
+    for t in texts:
+        assert extract._is_echo(t, question) == (bool(t) and extract._echo_compared(t, question)), repr(t)
+    if len(re.findall(r"\w+", question)) >= 4:
+        assert extract._is_echo(question, question)  # an echo stays an echo
+
+
+# --------------------------------------------------------------------------- the cascade's loop for sandboxed modules
+class _Verdict(Decision):
+    __slots__ = ()
+
+
+def _plain_modules():
+    def spin(x):
+        end = time.monotonic() + 3
+        while time.monotonic() < end:
+            pass
+        return Decision.abstain("never")
+
+    def boom(x):
+        raise ValueError("bad")
+
+    def flag(x):
+        return Decision.passed("in_module") if sandbox._IN_MODULE.get() else Decision.failed("outside")
+
+    return {
+        "abstain": lambda x: Decision.abstain("no_match"),
+        "abstain2": lambda x: Decision.abstain("no_match"),
+        "pass": lambda x: Decision.passed("equal:number"),
+        "fail": lambda x: Decision.failed("differ:number"),
+        "raise": boom,
+        "none": lambda x: None,
+        "label": lambda x: Decision("MAYBE", "x"),
+        "spaced": lambda x: Decision("ABSTAIN", "has space"),
+        "unhashable": lambda x: Decision("ABSTAIN", ["no"]),
+        "subclass": lambda x: _Verdict("ABSTAIN", "no_match"),
+        "subclass_pass": lambda x: _Verdict("PASS", "equal:number"),
+        "flag": flag,
+        "spin": spin,
+    }
+
+
+def _long_way(mods, x, budget_s, deadline):
+    """The cascade's rules written out with run_decide, one module at a time."""
+    trace = []
+    for k, (mid, decide) in enumerate(mods):
+        if time.monotonic() >= deadline:
+            trace.append(("*", "ABSTAIN", "budget_exhausted"))
+            return None, None, tuple(trace)
+        d = run_decide(decide, x, budget_s, module_id=mid, call_deadline=deadline)
+        trace.append((mid, d.label, d.reason))
+        if d.direct:
+            return k, d, tuple(trace)
+    return None, None, tuple(trace)
+
+
+def test_a_cascade_of_sandboxed_modules_runs_as_run_decide_would() -> None:
+    plain = _plain_modules()
+    orders = [
+        ["abstain", "raise", "none", "label", "spaced", "unhashable", "subclass", "flag"],
+        ["abstain", "abstain2", "subclass_pass", "fail"],
+        ["unhashable", "none", "fail", "pass"],
+        ["spaced", "label", "abstain", "pass"],
+        ["abstain", "spin", "pass"],
+        ["raise", "raise", "abstain"],
+        [],
+    ]
+    x = Triple("q", "r", "s")
+    for names in orders:
+        mods = [(n, sandbox._guarded(plain[n])) for n in names]
+        fast = Cascade(mods, module_budget_s=0.2)
+        assert fast._inner is not None or not names
+        for _ in range(2):  # the second time round, every reason code is known
+            run = fast.run(x, time.monotonic() + 5)
+            decided, decision, trace = _long_way(mods, x, 0.2, time.monotonic() + 5)
+            assert (run.decided, run.decision, run.trace) == (decided, decision, trace), names
+            assert run.trace == fast.run(x, time.monotonic() + 5, exhaustive=True).trace
+            assert sandbox._IN_MODULE.get() is False
+    # past the call's deadline, and a deadline met inside the loop
+    mods = [(n, sandbox._guarded(plain[n])) for n in ("spin", "pass")]
+    late = Cascade(mods, module_budget_s=1.0).run(x, time.monotonic() + 0.1)
+    assert late.trace[0] == ("spin", "ABSTAIN", "budget_exhausted") and late.decided is None
+    assert Cascade(mods, module_budget_s=1.0).run(x, time.monotonic() - 1).trace == (("*", "ABSTAIN", "budget_exhausted"),)
+
+
+def test_module_code_runs_flagged_and_other_callables_as_they_are() -> None:
+    plain = _plain_modules()
+    guarded = Cascade([("flag", sandbox._guarded(plain["flag"]))], module_budget_s=1.0)
+    assert guarded.run(Triple("q", "r", "s"), time.monotonic() + 5).decision == Decision.passed("in_module")
+    mixed = Cascade([("a", sandbox._guarded(plain["abstain"])), ("flag", plain["flag"])], module_budget_s=1.0)
+    assert mixed._inner is None  # not every module is sandboxed: each runs as given
+    assert mixed.run(Triple("q", "r", "s"), time.monotonic() + 5).decision == Decision.failed("outside")
+    # replacing the modules (a profiler wrapping them) takes the general path again
+    guarded.modules = [("flag", plain["flag"])]
+    assert guarded._inner is None and guarded.ids == ("flag",)
+    assert guarded.run(Triple("q", "r", "s"), time.monotonic() + 5).decision == Decision.failed("outside")
+    assert sandbox._IN_MODULE.get() is False
+
+
+def test_in_sandbox_restores_the_flag_when_the_body_raises() -> None:
+    def body():
+        assert sandbox._IN_MODULE.get() is True
+        raise KeyError("x")
+
+    with pytest.raises(KeyError):
+        sandbox.in_sandbox(body)
+    assert sandbox._IN_MODULE.get() is False
+
+
+# --------------------------------------------------------------------------- clean_answer's quick exit
+_ANSWER_PIECES = ("42", "x", " ", "$", "$$", "\\(", "\\)", "\\[", "\\]", "**", "*", "__", "_", "`", ".", ",", ";", ":",
+                  "\\text{", "\\boxed{", "\\mathrm{", "\\displaystyle", "}", "{", "(B)", "\\frac{1}{2}", "\n", "\t",
+                  "!", "5!", "é", "\u00a0", "km", "=")
+
+
+def test_clean_answer_with_its_quick_exit_is_the_long_way() -> None:
+    texts = ["".join(p) for n in (1, 2, 3) for p in itertools.product(_ANSWER_PIECES, repeat=n)]
+    texts += ["$\\boxed{\\text{(B)}}$.", "**C**", "The answer is 5", "  7  ", "", "x = \\frac{1}{2};", "`code`"]
+    for t in texts:
+        assert extract.clean_answer(t) == extract._cleaned(t.strip()), repr(t)
