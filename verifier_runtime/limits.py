@@ -88,10 +88,14 @@ def _extended(deadline: float, budget_s: float, gc_mark: int, cap: float) -> flo
     return min(deadline + budget_s, cap)
 
 
-#: The current module turn's (its budget, full collections at the call's start, cap), for
-#: :func:`check_deadline`; ``None`` outside a turn.
-_gc_grace: contextvars.ContextVar[tuple[float, int, float] | None] = contextvars.ContextVar(
-    "autoverifier_gc_grace", default=None)
+def _current_turn() -> _Entry | None:
+    """This thread's watch in a module turn (:meth:`Watch.call`), for an overdue cooperative check
+    (rare, so a scan of the watchdog's table is cheaper than keeping it at every turn)."""
+    me = threading.get_ident()
+    for e in list(_WATCHDOG._entries.values()):
+        if e.thread_id == me and e.active and e.turn_budget > 0.0 and e.deadline != _IDLE:
+            return e
+    return None
 
 
 class BudgetExceeded(BaseException):  # noqa: N818 - BaseException so `except Exception` cannot swallow it
@@ -114,8 +118,8 @@ def check_deadline() -> None:
     if d is not None:
         now = time.monotonic()
         if now > d:
-            g = _gc_grace.get()
-            if g is None or now > _extended(d, g[0], g[1], g[2]):
+            e = _current_turn()
+            if e is None or now > _extended(d, e.turn_budget, e.gc_mark, e.cap):
                 raise BudgetExceeded("time budget exceeded")
 
 
@@ -327,7 +331,6 @@ class Watch:
                 end = cap
             e.turn_budget = seconds
             e.cap = cap
-            _gc_grace.set((seconds, e.gc_mark, cap))
             _deadline.set(end)  # the cooperative checks inside fn
             e.deadline = end  # the watchdog may interrupt from here on
             return fn(arg)
@@ -350,7 +353,6 @@ def _end_turn(e: _Entry) -> None:
     if e.fired:
         e.fired = False
         _set_async_exc(e.thread_id, None)  # withdraw one still pending
-    _gc_grace.set(None)
     _deadline.set(e.previous)
 
 

@@ -36,7 +36,7 @@ _INLINE_RE = re.compile(r"(?:(?<=[\s,;:])|^)(?P<L>[A-J])[ \t]*[.):：](?=[ \t])"
 # The letter comes first and the look back after it ("(?<!\w)[Aa]" written the other way round):
 # a pattern that starts with its letters is searched for them, not tried at every position.
 _FIRST_MARKER_RE = re.compile(r"[Aa](?<!\w.)(?:\*\*)?[ \t]*[.)\]:\uff1a]")
-_BARE_INLINE_RE = re.compile(r"(?<=[ \t])(?P<L>[A-J])[.)](?=[ \t]+\S)")
+_BARE_INLINE_RE = re.compile(r"(?P<L>[A-J])(?<=[ \t][A-J])[.)](?=[ \t]+\S)")  # the letter first: scanned for fast
 _AFTER_QUESTION_RE = re.compile(r"[?:][ \t]*$")
 _KEYWORD_RE = re.compile(r"\b(?:answer\s+choices|options|choices)\b\s*[:：]?", re.IGNORECASE)
 

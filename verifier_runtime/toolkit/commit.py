@@ -76,7 +76,7 @@ _EMPTY = Commitment(None, ())
 _STRONG_RE = re.compile(
     r"\b(?:wait|hold\s+on|hmm+|oh|oops|actually|sorry|no)[\s,.!:;\u2014\u2013-]*no\b(?!\s+(?:doubt|problem|need))"
     r"|\bno[\s,.!:;\u2014\u2013-]+wait\b"
-    r"|(?<![:=]\s)(?<![:=*])(?<!\bis\s)(?<!\bwas\s)\bno[,.!:;]\s*(?=(?:it'?s|it\s+is|the\s+(?:correct\s+|right\s+|final\s+)?answer)\b)"
+    r"|\bno(?<![:=]\sno)(?<![:=*]no)(?<!\bis\sno)(?<!\bwas\sno)[,.!:;]\s*(?=(?:it'?s|it\s+is|the\s+(?:correct\s+|right\s+|final\s+)?answer)\b)"
     r"|\bthat(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+(?:right|correct))"
     r"|\bthat\s+(?:can'?t|cannot|can\s+not)\s+be\s+(?:right|correct)"
     r"|\bi\s+made\s+(?:a|an)\s+(?:\w+\s+)?(?:mistake|error)\b|\bcorrection\s*:|\bscratch\s+that\b"

@@ -235,7 +235,7 @@ def _num_key(t: str) -> str:
     return t.rstrip("0").rstrip(".") if "." in t else t
 
 
-_LABELLED_CANDIDATE_RE = re.compile(r"(?:^|(?<=[\s:;,]))\(?([A-J])\)[ \t]++(?=\S)")
+_LABELLED_CANDIDATE_RE = re.compile(r"(?:(?<=[\s:;,])|^)\(?([A-J])\)[ \t]++(?=\S)")
 
 
 def _listed_with_others(x: Any, answer: str) -> bool:
