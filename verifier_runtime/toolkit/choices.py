@@ -155,8 +155,9 @@ def _parse_options(question: str) -> dict[str, str]:
     layouts.append(_markers(_BARE_INLINE_RE, text, pos=start))
     for k, markers in enumerate(layouts):
         run = _chain(markers)
-        if not run or (k == bare and (len(run) < 3 or not _AFTER_QUESTION_RE.search(text, 0, run[0][1]))):
-            continue
+        if not run or (k == bare and (len(run) < 3 or not _AFTER_QUESTION_RE.search(text, 0, run[0][1])
+                                      or sum(1 for m in markers if m[0] == 0) > 1)):
+            continue  # (several inline lists: sub-questions, each with its own options, not one list)
         options = _option_texts(text, run)
         if sum(1 for v in options.values() if v) < _MIN_OPTIONS:
             continue
