@@ -35,9 +35,9 @@ from verifier_runtime.toolkit.latex.numeric import numeric_value
 from verifier_runtime.toolkit.numbers import Number, parse_number, round_to_decimals, round_to_sig_figs
 from verifier_runtime.toolkit.structures import (
     Collection,
-    has_plus_minus,
     collections_equal,
     elements_equal,
+    has_plus_minus,
     interval_sets_equal,
     parse_interval_set,
     tuple_as_interval,
