@@ -550,6 +550,7 @@ _DANGLING_END = frozenset("=+-*/^\u00d7\u00b7,(")
 _DANGLING_RE = re.compile(r"(?:[=+\-*/^\u00d7\u00b7,(]|\\(?:times|cdot|frac|sqrt)?)\s*$")
 
 
+_FUNCTION_LABEL_RE = re.compile(r"^\s*+\$?\s*+(?:(?P<y>y)|[a-zA-Z]\s*+\(\s*+[a-z]\s*+\))\s*+=(?P<rhs>[^=]{1,300})$")
 _FORMULA_CHARS_RE = re.compile(r"[A-Za-z0-9_{}\\ \u2080-\u2089()]{2,40}")
 
 
@@ -969,6 +970,11 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
         if ia is None or ia.kind != "chemical_formula" or ir is None:
             return None  # the text rules decide
         return Judgment(ia.text == ir.text, "equal:formula" if ia.text == ir.text else "differ:formula")
+    if "=" in answer and "=" in ref:
+        fa, fr = _FUNCTION_LABEL_RE.match(answer), _FUNCTION_LABEL_RE.match(ref)
+        if fa and fr and (fa.group("y") is None) != (fr.group("y") is None):
+            # R4.2: "y = x + 1" and "f(x) = x + 1" name one function's value two ways: the right-hand sides decide
+            return _compare_candidate(fa.group("rhs"), fr.group("rhs"), cues, x, element)
     pr0 = parse_answer(ref)
     ref_is_eq = pr0 is not None and pr0.kind == "equation"
     a_text, a_label = _unlabel(answer, ref_is_eq, cues, x.question if x is not None else "")
