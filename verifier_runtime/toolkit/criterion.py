@@ -32,7 +32,13 @@ from verifier_runtime.toolkit.cues import Cues
 from verifier_runtime.toolkit.extract import clean_answer
 from verifier_runtime.toolkit.forms import form_violations
 from verifier_runtime.toolkit.latex.numeric import numeric_value
-from verifier_runtime.toolkit.numbers import Number, parse_number, round_to_decimals, round_to_sig_figs
+from verifier_runtime.toolkit.numbers import (
+    SCALE_WORD_PATTERN,
+    Number,
+    parse_number,
+    round_to_decimals,
+    round_to_sig_figs,
+)
 from verifier_runtime.toolkit.structures import (
     Collection,
     collections_equal,
@@ -123,12 +129,9 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
             return "hedge:plus_minus"  # two values where the reference is one (R2.3)
         if is_restatement(a, ref, x.question):
             return "restatement:question_expression"
-        if _range_for_one_value(a, ref, x.cues):
-            return "hedge:range"
-        if _bound_for_one_value(a, ref, x.question):
-            return "hedge:bound"
-        if _scaled_reference_number(a, ref):
-            return "differ:scale"  # "12 million" or "12 dozen" is not 12
+        shape = _not_one_value(a, ref, x.cues, x.question)
+        if shape:
+            return shape
         if _listed_with_others(x, a):
             return "hedge:list_for_single_answer"  # "Joie de vivre, James Ray, 25." for 25
         if _symbolic(a):
@@ -191,14 +194,9 @@ def _bound_for_one_value(answer: str, ref: str, question: str) -> bool:
     question asks for an extreme or the reference is itself a relation."""
     if len(answer) > 300 or not ref or len(ref) > 60 or _INEQ_CHARS_RE.search(ref):
         return False
-    rm = _NUM_RE.search(ref)
-    if rm is None or _EXTREME_RE.search(question or ""):
+    if _EXTREME_RE.search(question or ""):
         return False
-    want = _num_key(rm.group())
-    last = None
-    for m in _NUM_RE.finditer(answer):
-        if _num_key(m.group()) == want:
-            last = m
+    last = _last_reference_number(answer, ref)
     if last is None:
         return False
     return bool(_BOUND_BEFORE_RE.search(answer[max(0, last.start() - 40) : last.start()])
@@ -210,7 +208,7 @@ _INEQ_CHARS_RE = re.compile(r"[<>\u2264\u2265]|\\[gl]eq?(?![A-Za-z])|\\[gl]t(?![
 
 
 _LETTER_AFTER_RE = re.compile(r"^\s*+[A-Za-z]")
-_SCALE_AFTER_RE = re.compile(r"^\s*+(?:hundred|thousand|million|billion|trillion|dozen|k|bn|mn)\b", re.IGNORECASE)
+_SCALE_AFTER_RE = re.compile(r"^\s*+(?:" + SCALE_WORD_PATTERN + r"|k|bn|mn)\b", re.IGNORECASE)
 
 
 def _scaled_reference_number(answer: str, ref: str) -> bool:
@@ -222,12 +220,33 @@ def _scaled_reference_number(answer: str, ref: str) -> bool:
     rm = _NUM_RE.search(ref)
     if rm is None or _LETTER_AFTER_RE.match(ref[rm.end():]):
         return False  # "50m", "12 km", "3 million": the reference's own scale or unit
+    last = _last_reference_number(answer, ref)
+    return last is not None and bool(_SCALE_AFTER_RE.match(answer[last.end() : last.end() + 16]))
+
+
+def _not_one_value(answer: str, ref: str, cues: Cues | None, question: str) -> str | None:
+    """R2.1 / R4.1: the answer states no single value equal to the reference's number, whatever
+    its digits: a range, a bound, or the number with a scale word; the code, else ``None``."""
+    if _range_for_one_value(answer, ref, cues):
+        return "hedge:range"
+    if _bound_for_one_value(answer, ref, question):
+        return "hedge:bound"
+    if _scaled_reference_number(answer, ref):
+        return "differ:scale"  # "12 million" or "12 dozen" is not 12
+    return None
+
+
+def _last_reference_number(answer: str, ref: str) -> re.Match[str] | None:
+    """The answer's last statement of the reference's (first) number, as a match, or ``None``."""
+    rm = _NUM_RE.search(ref)
+    if rm is None:
+        return None
     want = _num_key(rm.group())
     last = None
     for m in _NUM_RE.finditer(answer):
         if _num_key(m.group()) == want:
             last = m
-    return last is not None and bool(_SCALE_AFTER_RE.match(answer[last.end() : last.end() + 16]))
+    return last
 
 
 def _num_key(t: str) -> str:
@@ -438,12 +457,9 @@ def _judge(x: Any) -> Judgment:
             return Judgment(False, "hedge:alternatives")
     if is_restatement(answer, ref, x.question):
         return Judgment(False, "restatement:question_expression")
-    if _range_for_one_value(answer, ref, cues):
-        return Judgment(False, "hedge:range")
-    if _bound_for_one_value(answer, ref, x.question):
-        return Judgment(False, "hedge:bound")
-    if _scaled_reference_number(answer, ref):
-        return Judgment(False, "differ:scale")
+    shape = _not_one_value(answer, ref, cues, x.question)
+    if shape:
+        return Judgment(False, shape)
     rb, ab = parse_bool(ref), parse_bool(answer)
     if rb is not None and ab is None:
         ab = parse_bool(_CONCLUSION_LEAD_RE.sub("", answer, count=1))  # "So no, 91 is not prime."

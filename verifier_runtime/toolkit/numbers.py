@@ -239,7 +239,6 @@ def _parse(raw: str) -> Number | None:
     return Number(value, raw, n.kind, n.decimals, n.sig_figs, False, n.comma_ambiguous)
 
 
-_SCALED_RE = re.compile(r"^(?P<n>\d+(?:\.\d+)?)\s*+(?P<w>hundred|thousand|million|billion|trillion|dozen)$", re.IGNORECASE)
 _DECIMAL_COMMA_RE = re.compile(r"^(?P<int>\d+),(?P<frac>\d+)$")
 _AMBIGUOUS_COMMA_RE = re.compile(r"^[1-9]\d{0,2},\d{3}$")
 _BASED_RE = re.compile(r"^(?P<digits>[0-9A-Za-z]{1,64})_\{?\(?(?P<base>\d{1,2})\)?\}?$")
@@ -486,6 +485,8 @@ _UNITS_WORDS = {
     "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "a": 1, "an": 1,
 }
 _SCALE_WORDS = {"hundred": 100, "thousand": 1_000, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+SCALE_WORD_PATTERN = "|".join([*_SCALE_WORDS, "dozen"])  # digits with one of these are one number
+_SCALED_RE = re.compile(r"^(?P<n>\d+(?:\.\d+)?)\s*+(?P<w>" + SCALE_WORD_PATTERN + r")$", re.IGNORECASE)
 _FRACTION_WORDS = {
     "half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4, "fourths": 4,
     "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6, "seventh": 7, "sevenths": 7, "eighth": 8, "eighths": 8,
