@@ -207,3 +207,22 @@ def test_echo_is_worked_out_only_when_read() -> None:
 )
 def test_a_response_stopping_inside_a_math_span_is_truncated(response: str, cut: bool) -> None:
     assert ex.extract_final_answer(response).truncated is cut
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("So $\\boxed{12}^2$.", "12^2"),  # squared right after the box
+        ("$\\boxed{30}^\\circ$", "30^\\circ"),
+        ("$\\boxed{30}^{\\circ}$.", "30^{\\circ}"),
+        ("$\\boxed{101}_2$", "101_2"),
+        ("$\\boxed{5}!$", "5!"),
+        ("$\\boxed{5}!!$", "5!!"),
+        ("$\\boxed{5}$!", "5"),  # after the math span: punctuation
+        ("\\boxed{5} ! wow", "5"),
+        ("\\boxed{5}!= 6", "5"),
+        ("\\boxed{5}.", "5"),
+    ],
+)
+def test_an_operation_right_after_a_box_belongs_to_the_answer(text: str, answer: str) -> None:
+    assert ex.extract_final_answer(text).answer == answer

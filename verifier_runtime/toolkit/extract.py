@@ -196,6 +196,19 @@ def _boxed_spans(text: str) -> tuple[list[tuple[str, int, int]], bool]:
     return found, unclosed
 
 
+_BOX_SUFFIX_RE = re.compile(r"(?:[\^_]\s*+(?:\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|[A-Za-z0-9])|!++(?!=))")
+
+
+def _box_suffix(text: str, end: int) -> str:
+    """What a box's value is raised to, indexed by or followed by as its own operation right after
+    the box closes (``\\boxed{12}^2`` states 144, ``\\boxed{101}_2`` a base-2 numeral,
+    ``\\boxed{30}^\\circ`` thirty degrees, ``\\boxed{5}!`` 120): the box alone is not the answer then."""
+    if end >= len(text) or text[end] not in "^_!":
+        return ""
+    m = _BOX_SUFFIX_RE.match(text, end)
+    return m.group(0) if m else ""
+
+
 def find_boxed(text: str) -> list[str]:
     """Contents of every outermost ``\\boxed{...}``, ``\\boxed 5`` and ``\\fbox{...}``, in order.
 
@@ -556,7 +569,7 @@ def _extract(text: str, *, reference: bool) -> _Found:
     """(answer, method, candidates, unclosed_box, end of the answer in ``text``, boxes) for an
     already think-stripped text."""
     boxes, unclosed_box = _boxed_spans(text)
-    kept = [(c, b) for c, b in ((clean_answer(b[0]), b) for b in boxes) if c]
+    kept = [(c, b) for c, b in ((clean_answer(b[0] + _box_suffix(text, b[2])), b) for b in boxes) if c]
     if kept:
         return kept[-1][0], "boxed", [c for c, _ in kept], unclosed_box, kept[-1][1][2], tuple(b for _, b in kept)
     multiline = "\n" in text.strip()

@@ -10,7 +10,6 @@ from verifier_runtime.toolkit.text import contains_answer, normalize_text, text_
 from verifier_runtime.types import Decision
 
 
-
 def decide(x):
     a, r = x.answer, x.ref
     if not a or not r:
