@@ -9,6 +9,7 @@ from verifier_runtime.toolkit.numbers import numbers_close
 from verifier_runtime.types import Decision
 
 
+
 def decide(x):
     if not x.answer or not x.ref:
         return Decision.abstain("no_answer")

@@ -8,6 +8,7 @@ from verifier_runtime.toolkit.compare import compare_answers
 from verifier_runtime.types import Decision
 
 
+
 def decide(x):
     r = x.parsed_ref
     if r is None or r.kind not in PARAMS["kinds"]:

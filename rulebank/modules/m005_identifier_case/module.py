@@ -8,6 +8,7 @@ from verifier_runtime.toolkit.text import identifiers_equal, parse_identifier
 from verifier_runtime.types import Decision
 
 
+
 def decide(x):
     if not x.answer or not x.ref:
         return Decision.abstain("no_answer")

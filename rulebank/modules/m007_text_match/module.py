@@ -10,6 +10,7 @@ from verifier_runtime.toolkit.text import contains_answer, normalize_text, text_
 from verifier_runtime.types import Decision
 
 
+
 def decide(x):
     a, r = x.answer, x.ref
     if not a or not r:

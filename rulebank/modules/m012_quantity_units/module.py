@@ -14,6 +14,7 @@ from verifier_runtime.toolkit.criterion import compare_candidate, pass_guard
 from verifier_runtime.types import Decision
 
 
+
 def decide(x):
     if not x.answer or not x.ref:
         return Decision.abstain("no_answer")

@@ -13,6 +13,7 @@ from verifier_runtime.toolkit.criterion import pass_guard
 from verifier_runtime.types import Decision
 
 
+
 def decide(x):
     options = x.options
     if len(options) < PARAMS["min_options"] or not x.answer or not x.ref:

@@ -14,6 +14,7 @@ from verifier_runtime.toolkit.criterion import compare_candidate, pass_guard
 from verifier_runtime.types import Decision
 
 
+
 def decide(x):
     r = x.parsed_ref
     if r is None or r.kind not in PARAMS["kinds"]:
