@@ -140,10 +140,13 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
             if got is None and _PLAIN_NUMBER_RE.match(a):
                 return "form:product_expected"
         if len(a) <= 40 and _NUMBER_OPERATION_RE.search(a):
-            # "5!" or "12^2" is a value of its own: a module that read the digits compared another (R1.1)
+            # "5!", "12^2", "\\sqrt{12}" or "x > 12" is a value (or relation) of its own: a module that
+            # read the digits compared another (R1.1, R3.3)
             j = compare_candidate(a, ref, x.cues, x)
             if j is not None and not j.correct:
                 return j.reason
+            if j is None and _INEQ_CHARS_RE.search(a) and not _INEQ_CHARS_RE.search(ref):
+                return "hedge:bound"  # "x > 12" for 12: a relation, not the value (R2.1)
         if _listed_with_others(x, a):
             return "hedge:list_for_single_answer"  # "Joie de vivre, James Ray, 25." for 25
         if _symbolic(a):
@@ -192,6 +195,7 @@ _BOUND_WORDS = (r"nearly|almost|just\s+(?:under|over|below|above)|at\s+least|at\
                 r"|(?<![\d}]\s)(?:over|under|above|below)")
 _BOUND_BEFORE_RE = re.compile(r"(?:\b(?:" + _BOUND_WORDS + r")|^\s*+(?:\\[gl]eq?(?:slant)?(?![A-Za-z])|\\[gl]t(?![A-Za-z])"
                               r"|>=|<=|[\u2265\u2264<>]))[\s$({~]*+$", re.IGNORECASE)
+_RELATION_BEFORE_RE = re.compile(r"(?:\\[gl]eq?(?:slant)?(?![A-Za-z])|\\[gl]t(?![A-Za-z])|>=|<=|[\u2265\u2264<>])[\s$({~]*+$")
 _BOUND_AFTER_RE = re.compile(r"^[\s$)}]*+(?:%\s*+)?(?:[A-Za-z/^\d]{1,12}\s+)?(?:or\s+(?:more|less|fewer|greater|higher|lower"
                              r"|above|below|over|under|so)|and\s+(?:up|above|over|higher)\b|at\s+(?:least|most))\b",
                              re.IGNORECASE)
@@ -211,6 +215,8 @@ def _bound_for_one_value(answer: str, ref: str, question: str) -> bool:
         return False
     start = max(0, last.start() - 40)
     before = _BOUND_BEFORE_RE.search(answer[start : last.start()])
+    if before is None and _PLAIN_NUMBER_RE.match(ref):
+        before = _RELATION_BEFORE_RE.search(answer[start : last.start()])  # "x > 12" for the number 12
     if before is None and not _BOUND_AFTER_RE.match(answer[last.end() : last.end() + 40]):
         return False
     if _EXTREME_RE.search(question or ""):
@@ -222,7 +228,7 @@ def _bound_for_one_value(answer: str, ref: str, question: str) -> bool:
 
 _FACTOR_SPLIT_RE = re.compile(r"\\times|\\cdot|[\u00d7\u00b7*]|\bby\b|(?<=\d)\s*+x\s*+(?=\d)")
 _FACTOR_RE = re.compile(r"^\s*+(\d{1,9})\s*+(?:\^\s*+\{?\s*+(\d{1,3})\s*+\}?)?\s*+$")
-_NUMBER_OPERATION_RE = re.compile(r"\d\}?\s*+(?:!(?![=!])|\^\s*+\{?\s*+\d)")
+_NUMBER_OPERATION_RE = re.compile(r"\d\}?\s*+(?:!(?![=!])|\^\s*+\{?\s*+\d)|\\sqrt|[<>\u2264\u2265]|\\[gl]eq?(?![A-Za-z])|\\[gl]t(?![A-Za-z])")
 _PLAIN_NUMBER_RE = re.compile(r"^\s*+\$?\s*+-?\d[\d,]*(?:\.\d+)?\s*+\$?\s*+\.?\s*$")
 # the question asks for the factors themselves: a factorisation, dimensions
 _FACTORS_ASKED_RE = re.compile(r"\bfactori[sz]|\bfactors\b|\bdimensions?\b|\bsize\b|\bproduct\s+of\s+primes\b", re.IGNORECASE)
