@@ -315,3 +315,25 @@ def test_a_bound_on_the_asked_extreme_itself_is_still_a_bound(question: str, ans
     from verifier_runtime.triple import Triple
 
     assert (pass_guard(Triple(question, "42", answer)) == "hedge:bound") is bound
+
+
+def test_an_option_judged_wrong_is_no_answer_unless_the_wrong_one_is_asked() -> None:
+    from verifier_runtime.toolkit.criterion import pass_guard
+    from verifier_runtime.triple import Triple
+
+    q = "Which gas makes up most of the air? (A) oxygen (B) nitrogen (C) argon (D) neon"
+    assert pass_guard(Triple(q, "B", "Option B is incorrect.")) == "negation:only_negated"
+    assert judge(q, "B", "(B) is wrong.") == Judgment(False, "negation:only_negated")
+    asked = "Which statement is false? (A) 2 is even (B) 3 is even (C) 4 is even (D) 6 is even"
+    assert pass_guard(Triple(asked, "B", "Statement B is false.")) is None
+    assert judge(asked, "B", "Statement B is false.").correct is True
+
+
+def test_a_label_naming_another_unknown_is_guarded_and_a_prose_exclamation_is_no_factorial() -> None:
+    from verifier_runtime.toolkit.criterion import pass_guard
+    from verifier_runtime.triple import Triple
+
+    assert pass_guard(Triple("Solve $x + 1 = 3$ for $x$.", "2", "y = 2")) == "differ:label"
+    assert pass_guard(Triple("Solve $x + 1 = 3$ for $x$.", "2", "x = 2")) is None
+    assert pass_guard(Triple("Compute 6 times 7.", "42", "Answer: 42!")) is None  # an exclamation
+    assert pass_guard(Triple("Find x.", "42", "Work. <answer>42</answer>")) is None  # a tag, not a relation

@@ -139,13 +139,17 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
                 return "differ:factors"
             if got is None and _PLAIN_NUMBER_RE.match(a):
                 return "form:product_expected"
-        if len(a) <= 40 and _NUMBER_OPERATION_RE.search(a):
+        if x.options and _JUDGED_WRONG_RE.match(a) and not _ASKS_FOR_WRONG_RE.search(x.question or ""):
+            return "negation:only_negated"  # "Option B is incorrect." rejects B (R2.5)
+        bare = _TAG_RE.sub(" ", a) if "<" in a else a  # "<answer>42</answer>": tags, no relation
+        if len(a) <= 40 and (_NUMBER_OPERATION_RE.search(bare) or _LABELLED_RE.match(a) or (
+                "!" in a and _FACTORIAL_RE.search(a) and getattr(x.answer_info, "method", "") == "boxed")):
             # "5!", "12^2", "\\sqrt{12}" or "x > 12" is a value (or relation) of its own: a module that
             # read the digits compared another (R1.1, R3.3)
             j = compare_candidate(a, ref, x.cues, x)
             if j is not None and not j.correct:
                 return j.reason
-            if j is None and _INEQ_CHARS_RE.search(a) and not _INEQ_CHARS_RE.search(ref):
+            if j is None and _INEQ_CHARS_RE.search(bare) and not _INEQ_CHARS_RE.search(ref):
                 return "hedge:bound"  # "x > 12" for 12: a relation, not the value (R2.1)
         if _listed_with_others(x, a):
             return "hedge:list_for_single_answer"  # "Joie de vivre, James Ray, 25." for 25
@@ -195,6 +199,8 @@ _BOUND_WORDS = (r"nearly|almost|just\s+(?:under|over|below|above)|at\s+least|at\
                 r"|(?<![\d}]\s)(?:over|under|above|below)")
 _BOUND_BEFORE_RE = re.compile(r"(?:\b(?:" + _BOUND_WORDS + r")|^\s*+(?:\\[gl]eq?(?:slant)?(?![A-Za-z])|\\[gl]t(?![A-Za-z])"
                               r"|>=|<=|[\u2265\u2264<>]))[\s$({~]*+$", re.IGNORECASE)
+_TAG_RE = re.compile(r"<[A-Za-z/][^<>\n]{0,30}>")
+_TAG_BEFORE_RE = re.compile(r"<[A-Za-z/][^<>\n]{0,30}>\s*+$")  # "<answer>42": a tag, no relation
 _RELATION_BEFORE_RE = re.compile(r"(?:\\[gl]eq?(?:slant)?(?![A-Za-z])|\\[gl]t(?![A-Za-z])|>=|<=|[\u2265\u2264<>])[\s$({~]*+$")
 _BOUND_AFTER_RE = re.compile(r"^[\s$)}]*+(?:%\s*+)?(?:[A-Za-z/^\d]{1,12}\s+)?(?:or\s+(?:more|less|fewer|greater|higher|lower"
                              r"|above|below|over|under|so)|and\s+(?:up|above|over|higher)\b|at\s+(?:least|most))\b",
@@ -215,7 +221,7 @@ def _bound_for_one_value(answer: str, ref: str, question: str) -> bool:
         return False
     start = max(0, last.start() - 40)
     before = _BOUND_BEFORE_RE.search(answer[start : last.start()])
-    if before is None and _PLAIN_NUMBER_RE.match(ref):
+    if before is None and _PLAIN_NUMBER_RE.match(ref) and not _TAG_BEFORE_RE.search(answer, start, last.start()):
         before = _RELATION_BEFORE_RE.search(answer[start : last.start()])  # "x > 12" for the number 12
     if before is None and not _BOUND_AFTER_RE.match(answer[last.end() : last.end() + 40]):
         return False
@@ -228,7 +234,17 @@ def _bound_for_one_value(answer: str, ref: str, question: str) -> bool:
 
 _FACTOR_SPLIT_RE = re.compile(r"\\times|\\cdot|[\u00d7\u00b7*]|\bby\b|(?<=\d)\s*+x\s*+(?=\d)")
 _FACTOR_RE = re.compile(r"^\s*+(\d{1,9})\s*+(?:\^\s*+\{?\s*+(\d{1,3})\s*+\}?)?\s*+$")
-_NUMBER_OPERATION_RE = re.compile(r"\d\}?\s*+(?:!(?![=!])|\^\s*+\{?\s*+\d)|\\sqrt|[<>\u2264\u2265]|\\[gl]eq?(?![A-Za-z])|\\[gl]t(?![A-Za-z])")
+_NUMBER_OPERATION_RE = re.compile(r"\d\}?\s*+\^\s*+\{?\s*+\d|\\sqrt|[<>\u2264\u2265]|\\[gl]eq?(?![A-Za-z])|\\[gl]t(?![A-Za-z])")
+# "5!" is a factorial where a box wrote it; "Answer: 42!" in prose is an exclamation
+_FACTORIAL_RE = re.compile(r"\d\}?\s*+!(?![=!])")
+# "y = 2": a labelled answer, whose label may name another unknown than the one asked (R4.2)
+_LABELLED_RE = re.compile(r"^\s*+\$?\s*+[A-Za-z]\s*+=(?!=)")
+# an option the response judges wrong ("Option B is incorrect.", "(B) is false"), and questions that
+# ask for the wrong one, where saying so answers them ("Which statement is NOT true?")
+_JUDGED_WRONG_RE = re.compile(
+    r"^\s*+(?:(?:option|choice|answer|statement)\s++)?\(?[A-Ja-j]\)?\s++(?:is|was|seems|looks)\s++"
+    r"(?:incorrect|wrong|false|not\s++(?:correct|right|true)|ruled\s++out|eliminated)\b", re.IGNORECASE)
+_ASKS_FOR_WRONG_RE = re.compile(r"\b(?:incorrect|wrong|false|not|except|untrue|least)\b|n't\b", re.IGNORECASE)
 _PLAIN_NUMBER_RE = re.compile(r"^\s*+\$?\s*+-?\d[\d,]*(?:\.\d+)?\s*+\$?\s*+\.?\s*$")
 # the question asks for the factors themselves: a factorisation, dimensions
 _FACTORS_ASKED_RE = re.compile(r"\bfactori[sz]|\bfactors\b|\bdimensions?\b|\bsize\b|\bproduct\s+of\s+primes\b", re.IGNORECASE)
@@ -389,7 +405,7 @@ def reference_stated(x: Any, phrase: str, answer: str | None = None) -> bool:
 _NOT_NAME_WORDS = frozenset(
     "a an the in at on of to by for from with and or but nor so thus hence therefore it its it's is was are were "
     "this that these those my our your his her their yes no answer final correct i we you he she they as".split())
-_NAME_WORD_RE = re.compile(r"(?:[A-Z][\w'’-]*|[A-Z]\.)$")
+_NAME_WORD_RE = re.compile(r"^(?:[A-Z][\w'’-]*|[A-Z]\.)$")
 _AFTER_NAME_RE = re.compile(r"^(?:\s(?P<w>[A-Z][\w'’-]*)|,\s*(?P<abbr>[A-Z]\.(?:[A-Z]\.?)+))")
 
 
@@ -554,6 +570,8 @@ def _judge(x: Any) -> Judgment:
     answer = c.candidates[0] if c.candidates else c.answer
     if _dangling(c.text or answer) or _cut_off(info):
         return Judgment(False, "invalid:truncated")
+    if options and _JUDGED_WRONG_RE.match(answer) and not _ASKS_FOR_WRONG_RE.search(x.question or ""):
+        return Judgment(False, "negation:only_negated")  # "Option B is incorrect." rejects B (R2.5)
     if options or _is_letter(ref):
         j = _choice(answer, ref, options, cues)
         if j is not None:
