@@ -1552,10 +1552,14 @@ def _quantity_match(qa: Quantity, qr: Quantity, nr: Number | None, cues: Cues | 
         # reference, rounded as the answer is written, is the answer, at 3 significant figures or more
         na = _magnitude_number(qa)
         back = convert(qr, qa.unit)
-        if na is not None and back is not None and (na.sig_figs or 0) >= 3 and math.isfinite(float(back.magnitude)):
+        # a whole number's trailing zeros may be significant ("760 mmHg", "300 K"): its digits count
+        sf = max(na.sig_figs or 0, len(str(abs(na.value.numerator)))) if (
+            na is not None and not na.decimals and na.value.denominator == 1 and na.value) else (
+            na.sig_figs if na is not None else None)
+        if na is not None and back is not None and (sf or 0) >= 3 and math.isfinite(float(back.magnitude)):
             target = Fraction(float(back.magnitude)).limit_denominator(10**12)
             rounded = round_to_decimals(target, na.decimals) if na.decimals is not None \
-                else round_to_sig_figs(target, na.sig_figs)
+                else round_to_sig_figs(target, sf)
             if rounded == na.value:
                 return Judgment(True, "equal:rounded_conversion")
     return j
