@@ -198,8 +198,8 @@ def _apply_corrections(answer: str | None, text: str) -> tuple[str | None, list[
 
 # ---------------------------------------------------------------- negations
 _NEGATED_RE = re.compile(
-    r"^(?:(?:the\s+(?:final\s+|correct\s+)?answer|it|this|that)\s*)?(?:is\s+not|isn'?t|'s\s+not|was\s+not|wasn'?t|"
-    r"is\s+never|not|never|certainly\s+not|definitely\s+not|neither)\s+(?P<v>.+)$",
+    r"^(?:(?:the\s+(?:final\s+|correct\s+)?answer|it|this|that)\s*)?(?:(?:is|'s|was)\s+(?:(?:certainly|definitely|surely|clearly)\s+)?not|"
+    r"isn'?t|wasn'?t|is\s+never|not|never|certainly\s+not|definitely\s+not|neither)\s+(?P<v>.+)$",
     re.IGNORECASE,
 )
 # "The precipitate is not NaCl": a short subject, then the negated value (short, one clause)
@@ -263,7 +263,7 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
 # ---------------------------------------------------------------- alternatives and lists
 _OR_WORDS_RE = re.compile(
     r"(?<!\s)\s*+,?\s*+(?:\\(?:text|mathrm|textrm)\s*\{\s*or\s*\}|\\quad\s*\\text\s*\{\s*or\s*\}\s*\\quad|\bor\s+(?:else\s+|maybe\s+|"
-    r"possibly\s+|perhaps\s+|alternatively\s+|even\s+)?|\\lor|\u2228)\s*",
+    r"possibly\s+|perhaps\s+|alternatively\s+|even\s+)?|\\lor(?![A-Za-z])|\\vee(?![A-Za-z])|\u2228)\s*",
     re.IGNORECASE,
 )
 _AND_WORDS_RE = re.compile(r"(?<!\s)\s*+,?\s*+(?:\\(?:text|mathrm|textrm)\s*\{\s*and\s*\}|\band\b|&|\\&)\s*", re.IGNORECASE)
@@ -420,7 +420,7 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
     low = text.lower()
     if len(text) > _MAX_LIST_CHARS and not any(w in low for w in _HEDGE_LEADS):
         return (text,), "single", False  # a paragraph is not a list of values
-    if not (any(ch in text for ch in ",;&/(\u2228") or " or " in low or " and " in low or "\\lor" in text
+    if not (any(ch in text for ch in ",;&/(\u2228") or " or " in low or " and " in low or "\\lor" in text or "\\vee" in text
             or "{or}" in low or "{and}" in low) and not any(w in low for w in _HEDGE_LEADS):
         return (text,), "single", False  # most answers: nothing that could join two candidates
     from verifier_runtime.toolkit.numbers import parse_number
@@ -443,7 +443,7 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
     low = body.lower()
     parts = [body]
     joiner = "single"
-    if " or " in low or "\\lor" in body or "\u2228" in body or "{or}" in low.replace(" ", ""):
+    if " or " in low or "\\lor" in body or "\\vee" in body or "\u2228" in body or "{or}" in low.replace(" ", ""):
         pieces = [p for p in (clean_answer(x) for x in _top_level_split(body, _OR_WORDS_RE)) if p]
         if len(pieces) > 1:
             prose = not all(_value_like(p) for p in pieces)
@@ -717,16 +717,26 @@ def _commitment(ex: Extracted) -> Commitment:
 _OPTION_LETTER_RE = re.compile(r"\(?[A-J]\)?\.?")
 
 
+_FINAL_LINE_RE = re.compile(r"(?:^|(?<=[.!?])[ \t]++|(?<=\n))[ \t*]*+(?:final|result)(?:[ \t]++(?:result|value))?[ \t*]*+[:=][ \t*]*+"
+                            r"(?P<v>[^\n]{1,60}?)[ \t*]*+[.!]?[ \t]*+$", re.IGNORECASE | re.MULTILINE)
+
+
 def _marked_after_box(first: str, tail: str) -> str | None:
     """R2.2: after the box, a final-answer marker ("Answer: 24", "the final answer is 24") states
     another value: two final answers, one for each reader. ``None`` when it states the box's."""
     low = tail.lower()
-    if "answer" not in low:
+    if "answer" in low:
+        ex = extract_final_answer(tail)
+        if ex.method not in ("final_answer", "answer_is", "answer_colon") or not ex.answer:
+            return None
+        other = clean_answer(ex.answer)
+    elif "final" in low or "result" in low:
+        lines = [m for m in _FINAL_LINE_RE.finditer(tail)]  # "Final: 48", "**Result:** 48"
+        if not lines:
+            return None
+        other = clean_answer(lines[-1].group("v"))
+    else:
         return None
-    ex = extract_final_answer(tail)
-    if ex.method not in ("final_answer", "answer_is", "answer_colon") or not ex.answer:
-        return None
-    other = clean_answer(ex.answer)
     if not other or _key(other) == _key(first) or _OPTION_LETTER_RE.fullmatch(other):
         return None  # a letter may name the box's option: the question decides, not this reader
     for a, b in ((first, other), (other, first)):  # "x = 5" and "5"; "4321_5 - 1234_5 = 13413_5" and "13413_5"
@@ -760,7 +770,10 @@ _ALT_AFTER_RE = re.compile(
     r"|\b(?:second|other|backup|alternative|alternate|next)\s+(?:best\s+)?(?:guess|answer|candidate|choice)\b"
     r"[\s:,\u2014\u2013-]*(?:(?:is|would\s+be)\s+)?(?P<f>" + _ALT_VALUE + r")"
     r"|\bin\s+(?:which|that)\s+case\b[\s,:]*(?:(?:it|the\s+answer)\s+(?:is|would\s+be|will\s+be)\s+)?(?P<g>"
-    + _ALT_VALUE + r")",
+    + _ALT_VALUE + r")"
+    # "...; it might be 48.": a second value put as a possibility, ending its sentence
+    r"|(?:^|[.;:,!?]\s*+)(?:it|the\s+answer|this)\s+(?:could|might|may)\s+(?:also\s+|instead\s+)?be\s+(?P<h>"
+    + _ALT_VALUE + r")(?=\s*+(?:[.!?;,]|$))",
     re.IGNORECASE)
 _ALT_WINDOW = 300
 _ALT_WORDS = ("also", "equally", "alternatively", "otherwise", "could", "might", "may", "if", "guess", "case", "second",
@@ -777,7 +790,7 @@ def alternative_offered(answer: str, text: str) -> str | None:
     if not any(w in low for w in _ALT_WORDS):
         return None
     found = [(m.start(), m.group("v") or m.group("w")) for m in _ALT_BEFORE_RE.finditer(window)]
-    found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g") if g))
+    found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h") if g))
               for m in _ALT_AFTER_RE.finditer(window)]
     inside = text is answer  # the answer's own text: what comes before the alternative is the answer
     for at, v in sorted(found):

@@ -125,6 +125,8 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
         ref = x.ref or ""
         if _dangling(a) or (answer is None and _cut_off(x.answer_info)):
             return "invalid:truncated"
+        if _INABILITY_RE.match(a):
+            return "invalid:refusal"  # "I am not able to compute 42 from this." (R1.3)
         if has_plus_minus(a) and not has_plus_minus(ref):
             return "hedge:plus_minus"  # two values where the reference is one (R2.3)
         if is_restatement(a, ref, x.question):
@@ -538,6 +540,10 @@ def several_allowed(x: Any) -> bool:
 
 
 # ----------------------------------------------------------------------------- the procedure
+# a statement of not being able to answer, whatever number it names ("I cannot determine 42 from this")
+_INABILITY_RE = re.compile(
+    r"^\s*+i\s++(?:cannot|can'?t|am\s++unable\s++to|am\s++not\s++able\s++to|could\s*+n'?t|couldn'?t|was\s++unable\s++to)\s++"
+    r"(?:\w+\s++){0,2}?(?:answer|compute|calculate|determine|solve|find|say|tell|work\s++out|figure|get)\b", re.IGNORECASE)
 _REFUSAL_RE = re.compile(
     r"^(?:i\s+(?:cannot|can'?t|am\s+unable\s+to|am\s+not\s+able\s+to|do\s+not\s+know|don'?t\s+know)|sorry|unable\s+to|"
     r"there\s+is\s+not\s+enough\s+information|insufficient\s+information)\b",
@@ -580,6 +586,8 @@ def _judge(x: Any) -> Judgment:
             return Judgment(False, "hedge:alternatives")
     if is_restatement(answer, ref, x.question):
         return Judgment(False, "restatement:question_expression")
+    if _INABILITY_RE.match(answer):
+        return Judgment(False, "invalid:refusal")
     shape = _not_one_value(answer, ref, cues, x.question)
     if shape:
         return Judgment(False, shape)
