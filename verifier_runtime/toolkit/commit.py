@@ -81,11 +81,12 @@ _STRONG_RE = re.compile(
     r"|\bthat\s+(?:can'?t|cannot|can\s+not)\s+be\s+(?:right|correct)"
     r"|\bi\s+made\s+(?:a|an)\s+(?:\w+\s+)?(?:mistake|error)\b|\bcorrection\s*:|\bscratch\s+that\b"
     r"|\bsorry\s*[,:;\u2014\u2013-]|\bon\s+second\s+thought\b|\blet\s+me\s+(?:correct|recompute|redo|recalculate|reconsider)\b"
-    r"|\bmy\s+(?:mistake|bad|error)\b|\bi\s+was\s+wrong\b|\bor\s+rather\b|\bmake\s+that\b|\bi\s+mean\b"
-    # "12 apples? No.": a candidate put as a question, then turned down (not "Is 91 prime? No.")
-    r"|\?\s*+no\b(?![\s,]+(?:doubt|problem|need))",
+    r"|\bmy\s+(?:mistake|bad|error)\b|\bi\s+was\s+wrong\b|\bor\s+rather\b|\bmake\s+that\b|\bi\s+mean\b",
     re.IGNORECASE,
 )
+# "12 apples? No.": a candidate put as a question, then turned down (not "Is 91 prime? No."). Its own
+# pattern: a branch that does not start at a word boundary would slow every scan of the one above tenfold
+_TURNED_DOWN_RE = re.compile(r"\?\s*+no\b(?![\s,]+(?:doubt|problem|need))")
 # the words a real question starts with: "Is 91 prime? No." answers it, withdraws nothing
 _ASKED_RE = re.compile(r"(?:is|are|was|were|does|do|did|can|could|will|would|should|has|have|"
                        r"what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
@@ -170,8 +171,9 @@ def _apply_corrections(answer: str | None, text: str) -> tuple[str | None, list[
     low = fold_in_place(text)
     if not _ANY_MARKER.search_in(text, low):
         return answer, [], ""
-    marks: list[tuple[int, int, bool]] = [(s, e, True) for s, e in _STRONG.spans_in(text, low)
-                                          if text[s] != "?" or not _asked_before(text, s)]
+    marks: list[tuple[int, int, bool]] = [(s, e, True) for s, e in _STRONG.spans_in(text, low)]
+    if "?" in text:
+        marks += [m.span() + (True,) for m in _TURNED_DOWN_RE.finditer(low) if not _asked_before(text, m.start())]
     marks += [(m0, m1, False) for m0, m1 in _SOFT.spans_in(text, low)
               if not any(s <= m0 < e for s, e, _ in marks)]
     if not marks:
@@ -772,9 +774,10 @@ _ALT_AFTER_RE = re.compile(
     r"|\bin\s+(?:which|that)\s+case\b[\s,:]*(?:(?:it|the\s+answer)\s+(?:is|would\s+be|will\s+be)\s+)?(?P<g>"
     + _ALT_VALUE + r")"
     # "...; it might be 48.": a second value put as a possibility, ending its sentence
-    r"|(?:^|[.;:,!?]\s*+)(?:it|the\s+answer|this)\s+(?:could|might|may)\s+(?:also\s+|instead\s+)?be\s+(?P<h>"
+    r"|\b(?:it|the\s+answer|this)\s+(?:could|might|may)\s+(?:also\s+|instead\s+)?be\s+(?P<h>"
     + _ALT_VALUE + r")(?=\s*+(?:[.!?;,]|$))",
     re.IGNORECASE)
+_CLAUSE_START_RE = re.compile(r"(?:^|[.;:,!?])\s*+$")  # "...; it might be 48.": the possibility opens a clause
 _ALT_WINDOW = 300
 _ALT_WORDS = ("also", "equally", "alternatively", "otherwise", "could", "might", "may", "if", "guess", "case", "second",
               "backup")  # one in every offer
@@ -791,7 +794,8 @@ def alternative_offered(answer: str, text: str) -> str | None:
         return None
     found = [(m.start(), m.group("v") or m.group("w")) for m in _ALT_BEFORE_RE.finditer(window)]
     found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h") if g))
-              for m in _ALT_AFTER_RE.finditer(window)]
+              for m in _ALT_AFTER_RE.finditer(window)
+              if not m.group("h") or _CLAUSE_START_RE.search(window, 0, m.start())]
     inside = text is answer  # the answer's own text: what comes before the alternative is the answer
     for at, v in sorted(found):
         value = clean_answer(v.strip())
