@@ -597,6 +597,9 @@ def _judge(x: Any) -> Judgment:
     rb, ab = parse_bool(ref), parse_bool(answer)
     if rb is not None and ab is None:
         ab = parse_bool(_CONCLUSION_LEAD_RE.sub("", answer, count=1))  # "So no, 91 is not prime."
+    if rb is not None and ab is None:
+        m = _STATEMENT_VERDICT_RE.match(answer)  # "This statement is correct." for True
+        ab = None if m is None else m.group(1).lower() in ("true", "correct", "right", "valid")
     if rb is not None and ab is not None:
         return Judgment(rb == ab, "equal:boolean" if rb == ab else "differ:boolean")
     if rb is None and len(ref) <= 40 and _is_formula(ref):
@@ -721,6 +724,9 @@ def _dangling(text: str) -> bool:
     return t[-1] in _DANGLING_END or bool(_DANGLING_RE.search(t[-12:]))
 
 
+_STATEMENT_VERDICT_RE = re.compile(
+    r"^\s*+(?:so\s+|thus\s+|therefore\s+|hence\s+)?(?:the|this|that|the\s+given|the\s+above)\s++(?:statement|claim|assertion|"
+    r"proposition)\s++is\s++(true|false|correct|incorrect|right|wrong|valid|invalid)\s*+[.!]?\s*+$", re.IGNORECASE)
 _CONCLUSION_LEAD_RE = re.compile(r"^\s*(?:so|thus|therefore|hence|then|well|overall|in\s+short)\b[\s,:]*", re.IGNORECASE)
 
 
