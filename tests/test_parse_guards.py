@@ -225,3 +225,51 @@ def test_the_token_checks_are_the_long_way(seed: int) -> None:
         refused += convert._refused(tokens)
         subscripted += convert._subscript_i(tokens)
     assert 500 < refused < 5500 and subscripted > 80
+
+
+def _tokenize_long_way(s: str) -> list[tuple[str, str]]:
+    from verifier_runtime.toolkit.latex import tokens as tk
+
+    out: list[tuple[str, str]] = []
+    for m in tk._TOKEN_RE.finditer(s):
+        kind, text = m.lastgroup, m.group()
+        if kind == "ws":
+            continue
+        if kind == "uni":
+            rep = tk._UNICODE.get(text)
+            if rep is None:
+                raise tk.ParseRefused(text)
+            if rep.strip():
+                out.extend(_tokenize_long_way(rep))
+            continue
+        if kind == "cmd":
+            name = text[1:]
+            if name in tk._SKIP_CMDS:
+                continue
+            out.append(("op", name) if name in ("{", "}", "|") else ("cmd", name))
+            continue
+        if kind == "word":
+            out.extend(tk._split_word(text))
+            continue
+        out.append((kind or "op", text))
+    if len(out) > tk.MAX_EXPR_NODES * 2:
+        raise tk.ParseRefused("too many tokens")
+    return out
+
+
+@pytest.mark.parametrize("seed", [52, 53])
+def test_the_tokens_are_the_long_way(seed: int) -> None:
+    from verifier_runtime.toolkit.latex import tokens as tk
+
+    def run(fn, s):
+        try:
+            return fn(s)
+        except tk.ParseRefused:
+            return "refused"
+
+    pieces = ["1", "2.5", "3e4", "x", "sin", "Paris", "the", "\\frac", "\\{", "\\}", "\\|", "\\left", "\\,", "{", "}",
+              "(", ")", "^", "_", "**", "+", "-", "=", ",", "|", " ", "\u2212", "\u03c0", "\u00d7", "\u2603", "\\pi"]
+    texts = _texts(pieces, 5000, seed) + ["1" * 600 + "+x" * 200]
+    outcomes = [run(tk._tokenize, s) for s in texts]
+    assert outcomes == [run(_tokenize_long_way, s) for s in texts]
+    assert 500 < sum(o == "refused" for o in outcomes) < len(texts) - 500

@@ -58,8 +58,11 @@ def _tokenize(s: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for m in _TOKEN_RE.finditer(s):
         kind = m.lastgroup
-        text = m.group()
         if kind == "ws":
+            continue
+        text = m.group()
+        if kind == "op" or kind == "num":  # the commonest tokens, kept as they are
+            out.append((kind, text))
             continue
         if kind == "uni":
             rep = _UNICODE.get(text)
