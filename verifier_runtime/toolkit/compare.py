@@ -29,7 +29,13 @@ from verifier_runtime.toolkit.latex import (
     parse_expression,
     values_equal,
 )
-from verifier_runtime.toolkit.numbers import Number, numbers_close, parse_number
+from verifier_runtime.toolkit.numbers import (
+    Number,
+    collapse_spaces,
+    numbers_close,
+    parse_number,
+    strip_math_delimiters,
+)
 from verifier_runtime.toolkit.structures import (
     Collection,
     Equation,
@@ -57,7 +63,6 @@ from verifier_runtime.toolkit.units import (
 # Patterns of the parsing hot path, compiled once (re's own cache lookup costs per call).
 _HAS_LETTER_RE = re.compile(r"[A-Za-z]")
 _TEXT_CMD_RE = re.compile(r"\\(?:text|mathrm|textbf|mathbf|textit|emph)\{([^{}]*)\}")
-_SPACES_RE = re.compile(r"\s+")
 
 __all__ = [
     "ANSWER_KINDS",
@@ -140,7 +145,6 @@ _BRACKET_START = re.compile(r"^\s*(?:\\left\s*)?(?:[(\[]|\\\{|\\lbrace|\\langle|
 _SET_WORDS = re.compile(r"\\cup|\u222a|\\emptyset|\\varnothing|\u2205|\\mathbb\s*\{?R|\u211d")
 _INEQ = re.compile(r"<|>|\\le|\\ge|\\lt|\\gt|\u2264|\u2265|\u2a7d|\u2a7e|\\in\b|\u2208")
 _REALS_WORDS_RE = re.compile(r"\breal\s+(?:numbers?|values?|x)\b", re.IGNORECASE)
-_WRAPPERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 
 
 # "square units", "\text{ units}^2", "cubic units": a placeholder for whatever unit the figure has,
@@ -156,10 +160,7 @@ _SET_BUILDER_RE = re.compile(
 
 
 def _strip(s: str) -> str:
-    t = s.strip()
-    for left, right in _WRAPPERS:
-        if len(t) >= len(left) + len(right) and t.startswith(left) and t.endswith(right):
-            t = t[len(left) : len(t) - len(right)].strip()
+    t = strip_math_delimiters(s.strip())
     if "unit" in t or "Unit" in t:
         t = _PLACEHOLDER_UNITS_RE.sub("", t).strip() or t
     if t.startswith(("\\{", "\\left\\{")):
@@ -260,7 +261,7 @@ def _parse_answer(s: str) -> Answer | None:
 def _normal_text(t: str) -> str:
     if "\\" in t:  # a text command starts with a backslash
         t = _TEXT_CMD_RE.sub(r"\1", t)
-    return _SPACES_RE.sub(" ", t).strip().rstrip(".").casefold()
+    return collapse_spaces(t).strip().rstrip(".").casefold()
 
 
 def interpretations(answer: Answer) -> tuple[str, ...]:

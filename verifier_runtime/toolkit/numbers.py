@@ -62,6 +62,26 @@ class Number:
 # --- normalisation -----------------------------------------------------------------------------
 
 _WRAPPERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
+
+
+def strip_math_delimiters(t: str) -> str:
+    """``t`` (already stripped) without ``$$..$$``, ``$..$``, ``\\(..\\)``, ``\\[..\\]``, tried once each
+    in that order. Every delimiter starts with ``$`` or a backslash: other texts are returned as
+    they are without trying them."""
+    if t[:1] not in ("$", "\\"):
+        return t
+    for left, right in _WRAPPERS:
+        if len(t) >= len(left) + len(right) and t.startswith(left) and t.endswith(right):
+            t = t[len(left) : len(t) - len(right)].strip()
+    return t
+
+
+def collapse_spaces(s: str) -> str:
+    """Every run of whitespace in ``s`` as one space. A text whose whitespace characters are all
+    lone ASCII spaces (any other whitespace character is not printable) is returned as it is."""
+    return s if "  " not in s and s.isprintable() else _SPACE_RUN_RE.sub(" ", s)
+
+
 _SPACES = re.compile(r"\\[,;:! ]|\\quad|\\qquad|~|\\thinspace|\\enspace|[\u2009\u202f\u00a0]")
 _LATEX_MINUS = re.compile(r"^(?:\u2212|\u2013|\\minus)")
 _ASSIGN = re.compile(r"^[A-Za-z](?:_\{?[A-Za-z0-9]{1,4}\}?)?\s*=\s*(?P<rhs>[^=<>]+)$")
@@ -90,12 +110,10 @@ _FAST_DEC = re.compile(r"^(-?)(\d{1,18})\.(\d{1,18})$")
 def _strip(s: str) -> str:
     s = s.strip()
     for _ in range(3):
-        changed = False
-        for left, right in _WRAPPERS:
-            if len(s) >= len(left) + len(right) and s.startswith(left) and s.endswith(right):
-                s = s[len(left) : len(s) - len(right)].strip()
-                changed = True
-        m = _TEXT_WRAP.match(s)
+        unwrapped = strip_math_delimiters(s)
+        changed = unwrapped != s  # a delimiter taken off always shortens the text
+        s = unwrapped
+        m = _TEXT_WRAP.match(s) if s[:1] == "\\" else None
         if m:
             s = m.group("body").strip()
             changed = True
@@ -161,11 +179,11 @@ def _normalise(s: str) -> str:
         s = _LATEX_GROUP_RE.sub(",", s)
     if s and s[-1] in "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079":
         s = _SUP_EXP_RE.sub(lambda m: "10^{" + m.group(1).translate(_SUPERSCRIPTS) + "}", s)
-    s = _SPACES.sub(" ", s)
+    if not s.isascii() or "\\" in s or "~" in s:  # every _SPACES match is one of these
+        s = _SPACES.sub(" ", s)
     s = s.replace("{,}", ",").replace("\\%", "%").replace("\\left", "").replace("\\right", "")
     s = _LATEX_MINUS.sub("-", s)
-    s = _SPACE_RUN_RE.sub(" ", s).strip()
-    return s
+    return collapse_spaces(s).strip()
 
 
 @memoize_text()

@@ -24,7 +24,7 @@ from verifier_runtime.toolkit.latex import (
     values_equal,
 )
 from verifier_runtime.toolkit.latex.convert import _sympy
-from verifier_runtime.toolkit.numbers import Number, numbers_close, parse_number
+from verifier_runtime.toolkit.numbers import Number, numbers_close, parse_number, strip_math_delimiters
 
 # Patterns of the parsing hot path, compiled once (re's own cache lookup costs per call).
 _SIZING_CMD_RE = re.compile(r"\\(?:left|right|bigl|bigr|Bigl|Bigr|big|Big)(?![A-Za-z])")
@@ -184,10 +184,7 @@ def _split_scan(s: str, sep: str) -> list[str] | None:
 
 
 def _strip_wrappers(s: str) -> str:
-    s = s.strip()
-    for left, right in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")):
-        if len(s) >= len(left) + len(right) and s.startswith(left) and s.endswith(right):
-            s = s[len(left) : len(s) - len(right)].strip()
+    s = strip_math_delimiters(s.strip())
     if s.endswith(".") and not s[-2:-1].isdigit():
         s = s[:-1].rstrip()
     return s

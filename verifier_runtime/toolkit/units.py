@@ -24,7 +24,7 @@ from typing import Any
 
 from verifier_runtime.limits import MAX_ANSWER_CHARS
 from verifier_runtime.toolkit._memo import memoize_text
-from verifier_runtime.toolkit.numbers import ANY_DIGIT_RE, Number, parse_number
+from verifier_runtime.toolkit.numbers import ANY_DIGIT_RE, Number, parse_number, strip_math_delimiters
 
 # Patterns of the parsing hot path, compiled once (re's own cache lookup costs per call).
 _LATEX_SPACE_RE = re.compile(r"\\(?:,|;|:|!| |quad|qquad)|~")
@@ -125,8 +125,17 @@ _UNIT_CHARS = re.compile(r"^[A-Za-z0-9_ */^().%\-]+$")
 _IDENT = re.compile(r"[A-Za-z_]+")
 
 
+def _braced_exponents(u: str) -> str:
+    return _BRACED_EXPONENT_RE.sub(lambda m: "^" + m.group(1).replace(" ", ""), u) if "^" in u else u
+
+
 def _latex_units(u: str) -> str:
-    u = _BRACED_EXPONENT_RE.sub(lambda m: "^" + m.group(1).replace(" ", ""), u)  # before unwrapping: m\,s^{-1}
+    if u.isascii() and "\\" not in u and "~" not in u:
+        # no command, no tilde, no symbol outside ASCII: of the steps below only the exponents and
+        # the braces can match, and what they write adds none of these
+        u = _braced_exponents(_braced_exponents(u))
+        return (_BRACES_RE.sub(r"(\1)", u) if "{" in u else u).strip()
+    u = _braced_exponents(u)  # before unwrapping: m\,s^{-1}
     for _ in range(3):
         u = _WRAP.sub(r"\1", u)
     u = _LATEX_SPACE_RE.sub(" ", u)
@@ -139,7 +148,7 @@ def _latex_units(u: str) -> str:
     u = _ANGSTROM_RE.sub("angstrom", u)
     u = _TIMES_RE.sub("*", u)
     u = u.replace("\\%", "%").replace("\\left", "").replace("\\right", "")
-    u = _BRACED_EXPONENT_RE.sub(lambda m: "^" + m.group(1).replace(" ", ""), u)
+    u = _braced_exponents(u)
     u = u.replace("\u2212", "-").replace("\u00b2", "^2").replace("\u00b3", "^3")
     u = _BRACES_RE.sub(r"(\1)", u)
     return u.strip()
@@ -215,19 +224,18 @@ _WHOLE_TEXT_RE = re.compile(r"^\\(?:text|textbf|textrm|mathrm|mathbf)\s*\{([^{}]
 def _split(s: str) -> tuple[Number, str] | None:
     if "\x00" in s or not ANY_DIGIT_RE.search(s):
         return None  # the magnitude is read by parse_number, which needs a digit from the text itself
-    t = s.strip()
-    for left, right in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")):
-        if t.startswith(left) and t.endswith(right) and len(t) >= len(left) + len(right):
-            t = t[len(left) : len(t) - len(right)].strip()
+    t = strip_math_delimiters(s.strip())
     whole = _WHOLE_TEXT_RE.match(t)
     if whole:
         t = whole.group(1).strip()
     if "$" in t:
         t = t.replace("$", " ").strip()  # "$3.0 \times 10^8$ km/s": math delimiters around the magnitude
-    t = _SI.sub(_siunitx, t)
-    t = _SI_UNIT.sub(lambda m: " " + _si_words(m.group(1)), t)
+    if "\\" in t:  # siunitx commands
+        t = _SI.sub(_siunitx, t)
+        t = _SI_UNIT.sub(lambda m: " " + _si_words(m.group(1)), t)
     t = _SYMBOL_ASSIGN_RE.sub("", t)  # "v = 3 m/s"
-    t = _LATEX_THIN_SPACE_RE.sub(" ", t)
+    if "\\" in t or "~" in t:
+        t = _LATEX_THIN_SPACE_RE.sub(" ", t)
     m = _FRAC_PREFIX.match(t) or _NUM_PREFIX.match(t)
     if not m or not m.group("num").strip() or not m.group("rest").strip():
         return None

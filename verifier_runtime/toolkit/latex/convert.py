@@ -10,7 +10,7 @@ from verifier_runtime.limits import MAX_ANSWER_CHARS, MAX_EXPR_DEPTH, check_dead
 from verifier_runtime.toolkit.latex.guard import LimitRefused, _guard
 from verifier_runtime.toolkit.latex.parser import _Parser
 from verifier_runtime.toolkit.latex.tokens import Node, ParseRefused, _tokenize
-from verifier_runtime.toolkit.numbers import Number
+from verifier_runtime.toolkit.numbers import Number, strip_math_delimiters
 
 _SYMPY_LOCK = threading.Lock()
 _SYMPY: Any = None
@@ -82,14 +82,9 @@ def _to_sympy(n: Node) -> Any:
 
 # --- public parsing ----------------------------------------------------------------------------
 
-_WRAPPERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
-
 
 def _clean(s: str) -> str:
-    s = s.strip()
-    for left, right in _WRAPPERS:
-        if len(s) >= len(left) + len(right) and s.startswith(left) and s.endswith(right):
-            s = s[len(left) : len(s) - len(right)].strip()
+    s = strip_math_delimiters(s.strip())
     if s.endswith(".") and not s[-2:-1].isdigit():
         s = s[:-1].rstrip()
     s = s.replace("{,}", "").replace("\\%", "%")
@@ -113,6 +108,18 @@ def _pre_check(s: object) -> str | None:
     return _clean(s)
 
 
+# Tokens that make a text no single expression: a relation, an equation, a list, a plus-minus
+# ("=" and "," only as operators)
+_REFUSED_TEXTS = frozenset({"=", ",", "<", ">", "le", "ge", "leq", "geq", "neq", "ne", "pm", "mp"})
+
+
+def _refused(tokens: list[tuple[str, str]]) -> bool:
+    for t in tokens:
+        if t[1] in _REFUSED_TEXTS and (t[1] not in ("=", ",") or t[0] == "op"):
+            return True
+    return False
+
+
 def parse_ast(s: object, *, imaginary_unit: bool = True) -> tuple[Node, float | None, int] | None:
     """The guarded AST of ``s`` with its constant-size bound and node count, or ``None``."""
     text = _pre_check(s)
@@ -122,9 +129,7 @@ def parse_ast(s: object, *, imaginary_unit: bool = True) -> tuple[Node, float | 
         tokens = _tokenize(text)
         if not tokens:
             return None
-        if any(t == ("op", "=") or t[1] in ("<", ">", "le", "ge", "leq", "geq", "neq", "ne") for t in tokens):
-            return None
-        if any(t[1] in ("pm", "mp") for t in tokens) or any(t == ("op", ",") for t in tokens):
+        if _refused(tokens):
             return None
         use_i = imaginary_unit and not _subscript_i(tokens)
         node = _Parser(tokens, imaginary_unit=use_i).parse()
@@ -140,6 +145,8 @@ def parse_ast(s: object, *, imaginary_unit: bool = True) -> tuple[Node, float | 
 
 
 def _subscript_i(tokens: list[tuple[str, str]]) -> bool:
+    if ("op", "_") not in tokens:
+        return False
     return any(tokens[k] == ("op", "_") and tokens[k + 1][1] in ("i", "{") and
                (tokens[k + 1][1] == "i" or (k + 2 < len(tokens) and tokens[k + 2][1] == "i"))
                for k in range(len(tokens) - 1))

@@ -32,8 +32,10 @@ class _Parser:
         return self.t[j] if j < len(self.t) else None
 
     def at(self, kind: str, text: str | None = None) -> bool:
-        p = self.peek()
-        return p is not None and p[0] == kind and (text is None or p[1] == text)
+        if self.i >= len(self.t):
+            return False
+        p = self.t[self.i]
+        return p[0] == kind and (text is None or p[1] == text)
 
     def take(self) -> tuple[str, str]:
         p = self.peek()

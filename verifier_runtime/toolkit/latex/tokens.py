@@ -58,8 +58,11 @@ def _tokenize(s: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for m in _TOKEN_RE.finditer(s):
         kind = m.lastgroup
-        text = m.group()
         if kind == "ws":
+            continue
+        text = m.group()
+        if kind == "op" or kind == "num":  # the commonest tokens, kept as they are
+            out.append((kind, text))
             continue
         if kind == "uni":
             rep = _UNICODE.get(text)
@@ -95,6 +98,8 @@ _ANY_NAME_RE = re.compile("|".join(re.escape(n) for n in _PLAIN_NAMES))
 
 def _split_word(w: str) -> list[tuple[str, str]]:
     """Split a run of letters into known names and single-letter symbols; refuse plain words."""
+    if len(w) == 1:
+        return [("name", w)]  # every known name and stop word has two letters or more
     if w.lower() in _STOP_WORDS:
         raise ParseRefused(f"word {w!r}")
     if len(w) >= 4 and (w.isupper() or not _ANY_NAME_RE.search(w)):
