@@ -1736,6 +1736,9 @@ def _find_ignoring_case(text: str, needle: str) -> tuple[int, int] | None:
     return None if m is None else m.span()
 
 
+_ASIDE_NOT_RE = re.compile(r"\s*+(?:\(\s*+not\s++[^()\n]{1,30}\)|[,;\u2014\u2013-]\s*+not\s++[^,.;()\n]{1,30})", re.IGNORECASE)
+
+
 def _committed_near(text: str, alias: str) -> bool:
     """No negation or alternative among the few words around the (first) mention of ``alias``."""
     span = _find_ignoring_case(text, alias)
@@ -1747,6 +1750,9 @@ def _committed_near(text: str, alias: str) -> bool:
         before, after = norm[:k], norm[k + len(nalias):]
     else:
         before, after = text[: span[0]], text[span[1]:]
+    aside = _ASIDE_NOT_RE.match(after)
+    if aside and alias.lower() not in aside.group(0).lower():
+        after = after[aside.end():]  # "42 (not 43)": another value excluded beside the answer
     window = " ".join(before.split()[-_WINDOW_BEFORE:] + after.split()[:_WINDOW_AFTER])
     if _NOT_COMMITTED_RE.search(window) or _REPORTED_RE.search(" ".join(before.split()[-_WINDOW_BEFORE:])):
         return False
