@@ -212,3 +212,24 @@ def test_an_alternative_offered_beside_the_answer_makes_two_candidates(response:
         assert c.joiner != "or" or not c.hedged, c
     else:
         assert c.joiner == "or" and c.hedged and c.candidates[-1] == alternative, c
+
+
+@pytest.mark.parametrize(
+    ("text", "answer", "reason"),
+    [
+        ("12 apples? No.", None, "retraction:no_answer_left"),  # a candidate asked, then turned down
+        ("12? No, 13.", "13", "retraction:last_answer"),
+        ("Is 91 prime? No.", "Is 91 prime? No", ""),  # a question asked and answered
+        ("The answer is not A. tennyson.", None, "negation:only_negated"),  # an initial ends no clause
+        ("Not A. The answer is B.", "B", ""),
+        ("Not A. B.", "B", "negation:affirmed_after"),
+        ("It is not DNA. it is RNA.", "RNA", "negation:affirmed_after"),  # an acronym still ends a clause
+        ("Not A, so B.", "B", "negation:affirmed_after"),
+        ("Not A, not C, hence D.", "D", "negation:affirmed_after"),
+    ],
+)
+def test_questions_turned_down_initials_and_conclusions_in_commitments(text: str, answer: str | None, reason: str) -> None:
+    from verifier_runtime.triple import Triple
+
+    c = Triple("Which one? (A) 1 (B) 2 (C) 3 (D) 4", "B", text).commitment
+    assert (c.answer, c.reason) == (answer, reason)

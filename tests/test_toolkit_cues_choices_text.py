@@ -243,3 +243,18 @@ def test_letter_and_text_of_an_answer() -> None:
     assert choices.letter_and_text("C") is None and choices.letter_and_text("The answer is 7") is None
     # a bracketed lower-case letter names an inline option, so "(c) or possibly (a)" offers two
     assert choices.parse_choice("(c) or possibly (a)", {"A": "1", "B": "2", "C": "3"}) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "unknown"),
+    [
+        ("Solve $x + 1 = 3$ for $x$.", "x"),  # "solve ... for x" names the unknown as "solve for x" does
+        ("Solve the equation $2y = 4$ in $y$.", "y"),
+        ("Solve for y.", "y"),
+        ("Solve this for a friend.", None),
+    ],
+)
+def test_the_unknown_of_solve_for(question: str, unknown: str | None) -> None:
+    from verifier_runtime.toolkit.cues import question_cues
+
+    assert question_cues(question).unknown == unknown

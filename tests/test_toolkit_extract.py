@@ -207,3 +207,45 @@ def test_echo_is_worked_out_only_when_read() -> None:
 )
 def test_a_response_stopping_inside_a_math_span_is_truncated(response: str, cut: bool) -> None:
     assert ex.extract_final_answer(response).truncated is cut
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("So $\\boxed{12}^2$.", "12^2"),  # squared right after the box
+        ("$\\boxed{30}^\\circ$", "30^\\circ"),
+        ("$\\boxed{30}^{\\circ}$.", "30^{\\circ}"),
+        ("$\\boxed{101}_2$", "101_2"),
+        ("$\\boxed{5}!$", "5!"),
+        ("$\\boxed{5}!!$", "5!!"),
+        ("$\\boxed{5}$!", "5"),  # after the math span: punctuation
+        ("\\boxed{5} ! wow", "5"),
+        ("\\boxed{5}!= 6", "5"),
+        ("\\boxed{5}.", "5"),
+    ],
+)
+def test_an_operation_right_after_a_box_belongs_to_the_answer(text: str, answer: str) -> None:
+    assert ex.extract_final_answer(text).answer == answer
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("$-\\boxed{12}$", "-12"),  # a box that is one operand: the expression around it is the answer
+        ("$x = -\\boxed{3}$", "x = -3"),
+        ("\\boxed{12} \\cdot 2", "12 \\cdot 2"),
+        ("$\\frac{\\boxed{12}}{2}$", "\\frac{12}{2}"),
+        ("$\\sqrt{\\boxed{12}}$", "\\sqrt{12}"),
+        ("\\boxed{3}\\%", "3\\%"),
+        ("About $\\boxed{3}$ thousand people", "3 thousand"),
+        ("$\\boxed{x^2} + C$", "x^2 + C"),
+        ("The answer is $\\boxed{12}$.", "12"),  # a box standing alone
+        ("$x = \\boxed{12}$", "12"),
+        ("$2+3=\\boxed{5}$", "5"),
+        ("Answer - \\boxed{12}", "12"),  # a dash in prose is no minus sign
+        ("\\boxed{12} - done", "12"),
+        ("(\\boxed{12})", "12"),
+    ],
+)
+def test_a_box_inside_a_larger_expression_is_read_with_it(text: str, answer: str) -> None:
+    assert ex.extract_final_answer(text).answer == answer

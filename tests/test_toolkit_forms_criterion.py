@@ -224,3 +224,116 @@ def test_digits_answer_in_the_base_the_question_asks_for() -> None:
     # without a base in the question, digits keep their decimal value
     plain = Triple("Compute it.", "101_2", "")
     assert compare_numbers(parse_number("5"), parse_number("101_2"), None, plain).correct
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase", "extended"),
+    [
+        ("Booker T. Washington", "Washington", True),  # an initial before it
+        ("Washington, D.C.", "Washington", True),  # a comma and an abbreviation after it
+        ("New Canberra", "Canberra", True),
+        ("Canberra Park", "Canberra", True),
+        ("In Canberra.", "Canberra", False),  # a word that starts a statement
+        ("The answer is Canberra.", "Canberra", False),
+        ("Canberra is the capital.", "Canberra", False),
+        ("Paris, France", "Paris", False),  # an apposition names where, not another thing
+        ("Connie is William's daughter", "daughter", False),  # a possessive, not a name
+        ("Panama Canal (Panama)", "Panama Canal", False),
+    ],
+)
+def test_name_extended_finds_a_phrase_inside_a_longer_name(answer: str, phrase: str, extended: bool) -> None:
+    from verifier_runtime.toolkit.criterion import name_extended
+
+    assert name_extended(answer, phrase) is extended
+
+
+def test_a_reference_inside_a_longer_name_is_not_stated_but_another_alias_may_be() -> None:
+    from verifier_runtime.toolkit.criterion import reference_stated
+    from verifier_runtime.triple import Triple
+
+    x = Triple("Who was the first president of the USA?", "George Washington/Washington", "Booker T. Washington")
+    assert not reference_stated(x, "Washington")
+    y = Triple("Who proposed the Virginia Plan?", "Madison/James Madison", "It was James Madison.")
+    assert not reference_stated(y, "Madison") and reference_stated(y, "James Madison")
+
+
+@pytest.mark.parametrize(
+    ("text", "factors"),
+    [
+        ("3 \\times 4", {3: 1, 4: 1}),
+        ("$2^3 \\cdot 3^2 \\cdot 5$", {2: 3, 3: 2, 5: 1}),
+        ("4 by 3", {3: 1, 4: 1}),
+        ("3x4", {3: 1, 4: 1}),
+        ("2 \\times 2 \\times 3", {2: 2, 3: 1}),
+        ("10 \\times 10", {10: 2}),
+        ("3 \\times 10^8", None),  # scientific notation
+        ("6 \\times 10^{3}", None),
+        ("12", None),
+        ("x \\times 4", None),
+        ("written by Shakespeare", None),
+    ],
+)
+def test_integer_factors_reads_a_product_of_whole_numbers_only(text: str, factors: dict | None) -> None:
+    from verifier_runtime.toolkit.criterion import integer_factors
+
+    assert integer_factors(text) == factors
+
+
+def test_a_reference_kept_as_factors_is_guarded_against_its_product_and_other_factors() -> None:
+    from verifier_runtime.toolkit.criterion import pass_guard
+    from verifier_runtime.triple import Triple
+
+    q = "What are the dimensions of the rectangle?"
+    assert pass_guard(Triple(q, "3 \\times 4", "12")) == "form:product_expected"
+    assert pass_guard(Triple(q, "3 \\times 4", "2 \\times 6")) == "differ:factors"
+    assert pass_guard(Triple(q, "3 \\times 4", "4 \\times 3")) is None
+    assert pass_guard(Triple("How fast is light?", "3 \\times 10^8", "300000000")) is None
+    assert judge("Find the prime factorization of 12.", "2^2 \\cdot 3", "12") == Judgment(False, "form:product_expected")
+    assert judge("Find the prime factorization of 12.", "2^2 \\cdot 3", "3 \\times 2^2") == Judgment(True, "equal:factors")
+
+
+def test_a_number_with_its_own_operation_is_guarded_as_that_value() -> None:
+    from verifier_runtime.toolkit.criterion import pass_guard
+    from verifier_runtime.triple import Triple
+
+    assert pass_guard(Triple("How many orders?", "5", "The count is $\\boxed{5}!$.")) is not None
+    assert pass_guard(Triple("How many orders?", "120", "The count is $\\boxed{5}!$.")) is None
+    assert pass_guard(Triple("How many?", "12", "$\\boxed{12}^2$")) is not None
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "bound"),
+    [
+        ("What is the minimum number?", "The minimum is at least 42.", True),
+        ("What is the least possible value?", "The least possible value is at least 42.", True),
+        ("What is the smallest number of guests?", "At least 42 guests.", False),
+        ("How many guests came?", "At least 42 guests.", True),
+    ],
+)
+def test_a_bound_on_the_asked_extreme_itself_is_still_a_bound(question: str, answer: str, bound: bool) -> None:
+    from verifier_runtime.toolkit.criterion import pass_guard
+    from verifier_runtime.triple import Triple
+
+    assert (pass_guard(Triple(question, "42", answer)) == "hedge:bound") is bound
+
+
+def test_an_option_judged_wrong_is_no_answer_unless_the_wrong_one_is_asked() -> None:
+    from verifier_runtime.toolkit.criterion import pass_guard
+    from verifier_runtime.triple import Triple
+
+    q = "Which gas makes up most of the air? (A) oxygen (B) nitrogen (C) argon (D) neon"
+    assert pass_guard(Triple(q, "B", "Option B is incorrect.")) == "negation:only_negated"
+    assert judge(q, "B", "(B) is wrong.") == Judgment(False, "negation:only_negated")
+    asked = "Which statement is false? (A) 2 is even (B) 3 is even (C) 4 is even (D) 6 is even"
+    assert pass_guard(Triple(asked, "B", "Statement B is false.")) is None
+    assert judge(asked, "B", "Statement B is false.").correct is True
+
+
+def test_a_label_naming_another_unknown_is_guarded_and_a_prose_exclamation_is_no_factorial() -> None:
+    from verifier_runtime.toolkit.criterion import pass_guard
+    from verifier_runtime.triple import Triple
+
+    assert pass_guard(Triple("Solve $x + 1 = 3$ for $x$.", "2", "y = 2")) == "differ:label"
+    assert pass_guard(Triple("Solve $x + 1 = 3$ for $x$.", "2", "x = 2")) is None
+    assert pass_guard(Triple("Compute 6 times 7.", "42", "Answer: 42!")) is None  # an exclamation
+    assert pass_guard(Triple("Find x.", "42", "Work. <answer>42</answer>")) is None  # a tag, not a relation

@@ -81,9 +81,20 @@ _STRONG_RE = re.compile(
     r"|\bthat\s+(?:can'?t|cannot|can\s+not)\s+be\s+(?:right|correct)"
     r"|\bi\s+made\s+(?:a|an)\s+(?:\w+\s+)?(?:mistake|error)\b|\bcorrection\s*:|\bscratch\s+that\b"
     r"|\bsorry\s*[,:;\u2014\u2013-]|\bon\s+second\s+thought\b|\blet\s+me\s+(?:correct|recompute|redo|recalculate|reconsider)\b"
-    r"|\bmy\s+(?:mistake|bad|error)\b|\bi\s+was\s+wrong\b|\bor\s+rather\b|\bmake\s+that\b|\bi\s+mean\b",
+    r"|\bmy\s+(?:mistake|bad|error)\b|\bi\s+was\s+wrong\b|\bor\s+rather\b|\bmake\s+that\b|\bi\s+mean\b"
+    # "12 apples? No.": a candidate put as a question, then turned down (not "Is 91 prime? No.")
+    r"|\?\s*+no\b(?![\s,]+(?:doubt|problem|need))",
     re.IGNORECASE,
 )
+# the words a real question starts with: "Is 91 prime? No." answers it, withdraws nothing
+_ASKED_RE = re.compile(r"(?:is|are|was|were|does|do|did|can|could|will|would|should|has|have|"
+                       r"what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
+
+
+def _asked_before(text: str, end: int) -> bool:
+    """The sentence that ends at ``end`` (a question mark) is a question the text asks."""
+    start = max(text.rfind(c, 0, end) for c in ".!?\n:") + 1
+    return bool(_ASKED_RE.match(text[start:end].lstrip()))
 # A soft marker ("actually", "wait") changes the answer only when a new one follows at once.
 _SOFT_RE = re.compile(r"\b(?:actually|wait|hmm+|instead|rather)\b", re.IGNORECASE)
 # One scan for the words every correction starts with; text without them has no correction.
@@ -159,7 +170,8 @@ def _apply_corrections(answer: str | None, text: str) -> tuple[str | None, list[
     low = fold_in_place(text)
     if not _ANY_MARKER.search_in(text, low):
         return answer, [], ""
-    marks: list[tuple[int, int, bool]] = [(s, e, True) for s, e in _STRONG.spans_in(text, low)]
+    marks: list[tuple[int, int, bool]] = [(s, e, True) for s, e in _STRONG.spans_in(text, low)
+                                          if text[s] != "?" or not _asked_before(text, s)]
     marks += [(m0, m1, False) for m0, m1 in _SOFT.spans_in(text, low)
               if not any(s <= m0 < e for s, e, _ in marks)]
     if not marks:
@@ -200,11 +212,12 @@ _MAX_NEGATED_WORDS = 4
 # x \neq 3, x != 3, x ≠ 3: the answer only excludes a value
 _NOT_EQUAL_RE = re.compile(r"^\s*+\$?\s*+[A-Za-z](?:_\{?\w{1,3}\}?)?\s*(?:\\neq?|\\ne\b|!=|\u2260)\s*(?P<v>[^$]+?)\s*\$?\s*$")
 _AFFIRM_LEAD_RE = re.compile(
-    r"^(?:but\s+|rather\s+|instead\s+|so\s+|thus\s+)?(?:(?:the\s+(?:final\s+|correct\s+)?answer|it|this|that)\s*"
+    r"^(?:but\s+|rather\s+|instead\s+|so\s+|thus\s+|hence\s+|therefore\s+)?(?:(?:the\s+(?:final\s+|correct\s+)?answer|it|this|that)\s*"
     r"(?:is|'s|was|must\s+be|should\s+be)\s+|it'?s\s+)?",
     re.IGNORECASE,
 )
-_CLAUSE_SPLIT_RE = re.compile(r"(?<!\s)\s*+(?:;|\.\s+|,?\s*+(?<=\s)but\s+|(?<=\s)[\u2014\u2013]\s+|\u2014|,\s++(?=not\b|it\b|it'?s\b|but\b))\s*",
+# a full stop ends a clause, but not an initial before a lower-case word ("not A. tennyson")
+_CLAUSE_SPLIT_RE = re.compile(r"(?<!\s)\s*+(?:;|\.\s++(?!(?-i:[a-z]))|(?<!(?<!(?-i:[A-Za-z]))(?-i:[A-Z]))\.\s++|,?\s*+(?<=\s)but\s+|(?<=\s)[\u2014\u2013]\s+|\u2014|,\s++(?=not\b|it\b|it'?s\b|but\b|so\b|thus\b|hence\b|therefore\b))\s*",
                               re.IGNORECASE)
 _NOR_RE = re.compile(r"(?<!\s)\s++nor\s+", re.IGNORECASE)
 _MAX_NEGATION_WORDS = 40

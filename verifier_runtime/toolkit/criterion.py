@@ -132,6 +132,25 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
         shape = _not_one_value(a, ref, x.cues, x.question)
         if shape:
             return shape
+        factors = integer_factors(ref)
+        if factors is not None:  # "12" or "2 \\times 6" for "3 \\times 4": the reference keeps its factors (R3.3)
+            got = integer_factors(a)
+            if got is not None and got != factors:
+                return "differ:factors"
+            if got is None and _PLAIN_NUMBER_RE.match(a):
+                return "form:product_expected"
+        if x.options and _JUDGED_WRONG_RE.match(a) and not _ASKS_FOR_WRONG_RE.search(x.question or ""):
+            return "negation:only_negated"  # "Option B is incorrect." rejects B (R2.5)
+        bare = _TAG_RE.sub(" ", a) if "<" in a else a  # "<answer>42</answer>": tags, no relation
+        if len(a) <= 40 and (_NUMBER_OPERATION_RE.search(bare) or _LABELLED_RE.match(a) or (
+                "!" in a and _FACTORIAL_RE.search(a) and getattr(x.answer_info, "method", "") == "boxed")):
+            # "5!", "12^2", "\\sqrt{12}" or "x > 12" is a value (or relation) of its own: a module that
+            # read the digits compared another (R1.1, R3.3)
+            j = compare_candidate(a, ref, x.cues, x)
+            if j is not None and not j.correct:
+                return j.reason
+            if j is None and _INEQ_CHARS_RE.search(bare) and not _INEQ_CHARS_RE.search(ref):
+                return "hedge:bound"  # "x > 12" for 12: a relation, not the value (R2.1)
         if _listed_with_others(x, a):
             return "hedge:list_for_single_answer"  # "Joie de vivre, James Ray, 25." for 25
         if _symbolic(a):
@@ -180,6 +199,9 @@ _BOUND_WORDS = (r"nearly|almost|just\s+(?:under|over|below|above)|at\s+least|at\
                 r"|(?<![\d}]\s)(?:over|under|above|below)")
 _BOUND_BEFORE_RE = re.compile(r"(?:\b(?:" + _BOUND_WORDS + r")|^\s*+(?:\\[gl]eq?(?:slant)?(?![A-Za-z])|\\[gl]t(?![A-Za-z])"
                               r"|>=|<=|[\u2265\u2264<>]))[\s$({~]*+$", re.IGNORECASE)
+_TAG_RE = re.compile(r"<[A-Za-z/][^<>\n]{0,30}>")
+_TAG_BEFORE_RE = re.compile(r"<[A-Za-z/][^<>\n]{0,30}>\s*+$")  # "<answer>42": a tag, no relation
+_RELATION_BEFORE_RE = re.compile(r"(?:\\[gl]eq?(?:slant)?(?![A-Za-z])|\\[gl]t(?![A-Za-z])|>=|<=|[\u2265\u2264<>])[\s$({~]*+$")
 _BOUND_AFTER_RE = re.compile(r"^[\s$)}]*+(?:%\s*+)?(?:[A-Za-z/^\d]{1,12}\s+)?(?:or\s+(?:more|less|fewer|greater|higher|lower"
                              r"|above|below|over|under|so)|and\s+(?:up|above|over|higher)\b|at\s+(?:least|most))\b",
                              re.IGNORECASE)
@@ -194,13 +216,84 @@ def _bound_for_one_value(answer: str, ref: str, question: str) -> bool:
     question asks for an extreme or the reference is itself a relation."""
     if len(answer) > 300 or not ref or len(ref) > 60 or _INEQ_CHARS_RE.search(ref):
         return False
-    if _EXTREME_RE.search(question or ""):
-        return False
     last = _last_reference_number(answer, ref)
     if last is None:
         return False
-    return bool(_BOUND_BEFORE_RE.search(answer[max(0, last.start() - 40) : last.start()])
-                or _BOUND_AFTER_RE.match(answer[last.end() : last.end() + 40]))
+    start = max(0, last.start() - 40)
+    before = _BOUND_BEFORE_RE.search(answer[start : last.start()])
+    if before is None and _PLAIN_NUMBER_RE.match(ref) and not _TAG_BEFORE_RE.search(answer, start, last.start()):
+        before = _RELATION_BEFORE_RE.search(answer[start : last.start()])  # "x > 12" for the number 12
+    if before is None and not _BOUND_AFTER_RE.match(answer[last.end() : last.end() + 40]):
+        return False
+    if _EXTREME_RE.search(question or ""):
+        # "At least 13 guests" answers the smallest number; "The minimum is at least 42" bounds it
+        head = answer[: start + before.start() if before is not None else last.start()]
+        return bool(_BOUNDED_EXTREME_RE.search(head[-80:]))
+    return True
+
+
+_FACTOR_SPLIT_RE = re.compile(r"\\times|\\cdot|[\u00d7\u00b7*]|\bby\b|(?<=\d)\s*+x\s*+(?=\d)")
+_FACTOR_RE = re.compile(r"^\s*+(\d{1,9})\s*+(?:\^\s*+\{?\s*+(\d{1,3})\s*+\}?)?\s*+$")
+_NUMBER_OPERATION_RE = re.compile(r"\d\}?\s*+\^\s*+\{?\s*+\d|\\sqrt|[<>\u2264\u2265]|\\[gl]eq?(?![A-Za-z])|\\[gl]t(?![A-Za-z])")
+# "5!" is a factorial where a box wrote it; "Answer: 42!" in prose is an exclamation
+_FACTORIAL_RE = re.compile(r"\d\}?\s*+!(?![=!])")
+# "y = 2": a labelled answer, whose label may name another unknown than the one asked (R4.2)
+_LABELLED_RE = re.compile(r"^\s*+\$?\s*+[A-Za-z]\s*+=(?!=)")
+# an option the response judges wrong ("Option B is incorrect.", "(B) is false"), and questions that
+# ask for the wrong one, where saying so answers them ("Which statement is NOT true?")
+_JUDGED_WRONG_RE = re.compile(
+    r"^\s*+(?:(?:option|choice|answer|statement)\s++)?\(?[A-Ja-j]\)?\s++(?:is|was|seems|looks)\s++"
+    r"(?:incorrect|wrong|false|not\s++(?:correct|right|true)|ruled\s++out|eliminated)\b", re.IGNORECASE)
+_ASKS_FOR_WRONG_RE = re.compile(r"\b(?:incorrect|wrong|false|not|except|untrue|least)\b|n't\b", re.IGNORECASE)
+_PLAIN_NUMBER_RE = re.compile(r"^\s*+\$?\s*+-?\d[\d,]*(?:\.\d+)?\s*+\$?\s*+\.?\s*$")
+# the question asks for the factors themselves: a factorisation, dimensions
+_FACTORS_ASKED_RE = re.compile(r"\bfactori[sz]|\bfactors\b|\bdimensions?\b|\bsize\b|\bproduct\s+of\s+primes\b", re.IGNORECASE)
+
+
+def integer_factors(text: str) -> dict[int, int] | None:
+    """R3.3: the factors of a product of whole numbers written out (``3 \\times 4``, ``2^3 \\cdot
+    3^2``, ``3 by 4``) as base -> total exponent, or ``None`` for anything else, scientific
+    notation (``3 \\times 10^8``) included. A reference kept as such a product asks for the
+    factors (a factorisation, dimensions), not the value they multiply to."""
+    if not text or len(text) > 80:
+        return None
+    t = text.replace("$", "").replace("\\,", "").replace("\\ ", " ").strip().rstrip(".")
+    if not _FACTOR_SPLIT_RE.search(t):
+        return None
+    parts = _FACTOR_SPLIT_RE.split(t)
+    if len(parts) < 2:
+        return None
+    out: dict[int, int] = {}
+    for p in parts:
+        m = _FACTOR_RE.match(p)
+        if m is None:
+            return None
+        base, exp = int(m.group(1)), int(m.group(2) or 1)
+        out[base] = out.get(base, 0) + exp
+    last = _FACTOR_RE.match(parts[-1])
+    if len(parts) == 2 and last is not None and last.group(1) == "10" and last.group(2):
+        return None  # 3 \times 10^8: a number in scientific notation
+    return out
+
+
+def _factor_judgment(answer: str, ref: str, question: str) -> Judgment | None:
+    """R3.3 for the judge: the same factors are correct whatever their order or spelling ("3 by 4"
+    for ``3 \\times 4``); the product's value is not, where the question asks for the factors."""
+    want = integer_factors(ref)
+    if want is None:
+        return None
+    got = integer_factors(answer)
+    if got is not None:
+        return Judgment(got == want, "equal:factors" if got == want else "differ:factors")
+    if _PLAIN_NUMBER_RE.match(answer) and _FACTORS_ASKED_RE.search(question or ""):
+        return Judgment(False, "form:product_expected")
+    return None
+
+
+# the extreme itself is the subject of the bound: "the minimum is at least", "the least value is"
+_BOUNDED_EXTREME_RE = re.compile(
+    r"\b(?:minimum|maximum|minimal|maximal|smallest|largest|fewest|least|greatest|lowest|highest|most)\b[^.;\n]{0,40}?"
+    r"(?:\b(?:is|are|was|were|equals?|must\s+be)|=)\s*+$", re.IGNORECASE)
 
 
 _INEQ_CHARS_RE = re.compile(r"[<>\u2264\u2265]|\\[gl]eq?(?![A-Za-z])|\\[gl]t(?![A-Za-z])|\b(?:at\s+(?:least|most)|more\s+than|less\s+than)\b",
@@ -303,7 +396,35 @@ def reference_stated(x: Any, phrase: str, answer: str | None = None) -> bool:
         return False
     if _has_peer(a, phrase, x.question or ""):
         return False
+    if name_extended(a, phrase):
+        return False
     return bool(_stated_in(a, phrase))
+
+
+# words that start a sentence or a statement, not a name ("In Canberra.", "Answer Canberra")
+_NOT_NAME_WORDS = frozenset(
+    "a an the in at on of to by for from with and or but nor so thus hence therefore it its it's is was are were "
+    "this that these those my our your his her their yes no answer final correct i we you he she they as".split())
+_NAME_WORD_RE = re.compile(r"^(?:[A-Z][\w'’-]*|[A-Z]\.)$")
+_AFTER_NAME_RE = re.compile(r"^(?:\s(?P<w>[A-Z][\w'’-]*)|,\s*(?P<abbr>[A-Z]\.(?:[A-Z]\.?)+))")
+
+
+def name_extended(answer: str, phrase: str) -> bool:
+    """R6.4: the phrase is part of a longer name in the answer, so the answer may name another
+    thing: "Booker T. Washington" or "Washington, D.C." beside ``Washington``, "New Canberra"
+    beside ``Canberra``. A capitalised word (or an initial) right before or after it, or a comma
+    and an abbreviation after it, extends it; a word that starts a statement ("In", "The") does not."""
+    span = _find_ignoring_case(answer, phrase)
+    if span is None:
+        return False
+    before, after = answer[: span[0]], answer[span[1]:]
+    if before.endswith(" "):
+        words = before.split()
+        w = words[-1] if words else ""
+        if _NAME_WORD_RE.match(w) and w.lower().rstrip(".") not in _NOT_NAME_WORDS and not w.endswith(("'s", "\u2019s")):
+            return True
+    m = _AFTER_NAME_RE.match(after)
+    return bool(m and (m.group("abbr") or m.group("w").lower() not in _NOT_NAME_WORDS))
 
 
 def invalid_reason(x: Any) -> str | None:
@@ -449,6 +570,8 @@ def _judge(x: Any) -> Judgment:
     answer = c.candidates[0] if c.candidates else c.answer
     if _dangling(c.text or answer) or _cut_off(info):
         return Judgment(False, "invalid:truncated")
+    if options and _JUDGED_WRONG_RE.match(answer) and not _ASKS_FOR_WRONG_RE.search(x.question or ""):
+        return Judgment(False, "negation:only_negated")  # "Option B is incorrect." rejects B (R2.5)
     if options or _is_letter(ref):
         j = _choice(answer, ref, options, cues)
         if j is not None:
@@ -460,6 +583,9 @@ def _judge(x: Any) -> Judgment:
     shape = _not_one_value(answer, ref, cues, x.question)
     if shape:
         return Judgment(False, shape)
+    factors = _factor_judgment(answer, ref, x.question)
+    if factors is not None:
+        return factors
     rb, ab = parse_bool(ref), parse_bool(answer)
     if rb is not None and ab is None:
         ab = parse_bool(_CONCLUSION_LEAD_RE.sub("", answer, count=1))  # "So no, 91 is not prime."

@@ -188,7 +188,8 @@ _RADICAL_RE = re.compile(r"\bsimplest\s+radical\s+form\b|\bsimplified\s+radical\
                          re.IGNORECASE)
 _UNKNOWN_RE = re.compile(
     r"\b(?:find|solve\s+for|determine|compute|calculate|what\s+is|evaluate)\s+(?:the\s+(?:value|values)\s+of\s+)?\$?"
-    r"(?P<v>[a-zA-Z])\$?(?=[\s,.?:;]|$)|\bvalue\s+of\s+\$?(?P<w>[a-zA-Z])\$?(?=[\s,.?:;]|$)",
+    r"(?P<v>[a-zA-Z])\$?(?=[\s,.?:;]|$)|\bvalue\s+of\s+\$?(?P<w>[a-zA-Z])\$?(?=[\s,.?:;]|$)"
+    r"|\bsolve\b[^.?\n]{1,80}?\s(?:for|in)\s+\$?(?P<u>[a-zA-Z])\$?(?=[\s,.?:;]|$)",  # "Solve $x + 1 = 3$ for $x$."
     re.IGNORECASE,
 )
 
@@ -384,7 +385,7 @@ def _unknown(c: Cues) -> str | None:
     unknown = None
     if c.has("find", "solve", "determine", "compute", "calculate", "what is", "evaluate", "value of"):
         for m in _UNKNOWN_RE.finditer(c._text):
-            v = m.group("v") or m.group("w")
+            v = m.group("v") or m.group("w") or m.group("u")
             if v and v.lower() not in ("a", "i"):
                 unknown = v
     return unknown

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from verifier_runtime.limits import MAX_ANSWER_CHARS, RESPONSE_TAIL_CHARS, check_deadline
 from verifier_runtime.toolkit._memo import memoize_text
+from verifier_runtime.toolkit.numbers import SCALE_WORD_PATTERN
 from verifier_runtime.toolkit.text import _as_str, fold_in_place, normalize_text
 
 METHODS = ("boxed", "final_answer", "answer_is", "bold", "hash", "answer_colon", "last_line", "whole", "none")
@@ -194,6 +195,56 @@ def _boxed_spans(text: str) -> tuple[list[tuple[str, int, int]], bool]:
                 found.append((sm.group(0), m.start(), sm.end()))
                 covered_until = sm.end()
     return found, unclosed
+
+
+_BOX_SUFFIX_RE = re.compile(r"(?:[\^_]\s*+(?:\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|[A-Za-z0-9])|!++(?!=))")
+
+
+def _box_suffix(text: str, end: int) -> str:
+    """What a box's value is raised to, indexed by or followed by as its own operation right after
+    the box closes (``\\boxed{12}^2`` states 144, ``\\boxed{101}_2`` a base-2 numeral,
+    ``\\boxed{30}^\\circ`` thirty degrees, ``\\boxed{5}!`` 120): the box alone is not the answer then."""
+    if end >= len(text) or text[end] not in "^_!":
+        return ""
+    m = _BOX_SUFFIX_RE.match(text, end)
+    return m.group(0) if m else ""
+
+
+# a box that is one operand of a larger expression: an operator binds it from before or after
+_OPERAND_BEFORE_RE = re.compile(r"(?:[=(${]\s*+[-+\u2212]\s*+|(?:^|(?<=[\s=(${]))[-+\u2212]|[*/]\s*+|\\cdot\s*+|\\times\s*+"
+                                r"|\\frac\s*+\{\s*+|\\sqrt\s*+(?:\[[^\]]{0,8}\])?\s*+\{\s*+)$")
+_OPERAND_AFTER_RE = re.compile(
+    r"^\s*+(?:\\?%|(?:[-+*/\u2212]|\\cdot|\\times)\s*+(?:[\d\\(]|[A-Za-z](?![A-Za-z]))|\}\s*+\{)")
+_SCALE_AFTER_BOX_RE = re.compile(r"(?:\$|\\\))?[^\S\n]*+(" + SCALE_WORD_PATTERN + r")\b", re.IGNORECASE)
+_MATH_OPEN = {"$": "$", "\\(": "\\)", "\\[": "\\]"}
+
+
+def _box_value(text: str, box: tuple[str, int, int]) -> str:
+    """The value a box states where it stands: its content, with what follows it at once as its
+    own operation (:func:`_box_suffix`); or, where the box is one operand of a larger expression
+    in its math span (``$-\\boxed{12}$``, ``\\boxed{12} \\cdot 2``, ``\\frac{\\boxed{12}}{2}``, ``\\boxed{3}\\%``,
+    ``\\boxed{3} thousand``), that whole expression with the box unwrapped: the box alone is not the
+    answer then."""
+    content, start, end = box
+    scaled = _SCALE_AFTER_BOX_RE.match(text, end)
+    if scaled:
+        return f"{content} {scaled.group(1)}"
+    before = text[max(0, start - 24) : start]
+    after = text[end : end + 40]
+    if not (_OPERAND_BEFORE_RE.search(before) or _OPERAND_AFTER_RE.match(after)):
+        return content + _box_suffix(text, end)
+    lo = max(text.rfind("$", 0, start), text.rfind("\\(", 0, start), text.rfind("\\[", 0, start), text.rfind("\n", 0, start))
+    if lo >= 0 and text[lo] != "\n":
+        opener = "$" if text[lo] == "$" else text[lo : lo + 2]
+        hi = text.find(_MATH_OPEN[opener], end)
+        nl = text.find("\n", end)
+        if hi >= 0 and (nl < 0 or hi < nl) and hi - lo <= MAX_ANSWER_CHARS:
+            return text[lo + len(opener) : start] + content + text[end:hi]
+    # no math span around it: the operator and the operand next to the box
+    m = _OPERAND_BEFORE_RE.search(before)
+    head = before[m.start() :].lstrip("=(${ \t") if m else ""
+    tail = re.match(r"^\s*+\S+(?:\s*+[\d\w\\{}]+)?", after)
+    return head + content + (tail.group(0) if tail and _OPERAND_AFTER_RE.match(after) else "")
 
 
 def find_boxed(text: str) -> list[str]:
@@ -556,7 +607,7 @@ def _extract(text: str, *, reference: bool) -> _Found:
     """(answer, method, candidates, unclosed_box, end of the answer in ``text``, boxes) for an
     already think-stripped text."""
     boxes, unclosed_box = _boxed_spans(text)
-    kept = [(c, b) for c, b in ((clean_answer(b[0]), b) for b in boxes) if c]
+    kept = [(c, b) for c, b in ((clean_answer(_box_value(text, b)), b) for b in boxes) if c]
     if kept:
         return kept[-1][0], "boxed", [c for c, _ in kept], unclosed_box, kept[-1][1][2], tuple(b for _, b in kept)
     multiline = "\n" in text.strip()

@@ -104,7 +104,7 @@ def _expressions_equal(a: Any, b: Any, rel_tol: float, abs_tol: float) -> bool |
             return False
         agree += 1
     if agree >= (1 if not symbols else 3):
-        return True
+        return None if symbols and _differ_below_zero(ea, eb, points) else True
     if _small(ea) and _small(eb):
         check_deadline()
         try:
@@ -114,6 +114,23 @@ def _expressions_equal(a: Any, b: Any, rel_tol: float, abs_tol: float) -> bool |
         if d == 0:
             return True
     return None
+
+
+#: how many of the fixed points are also tried with every coordinate negated
+NEGATED_POINTS = 2
+
+
+def _differ_below_zero(ea: Any, eb: Any, points: list[dict[Any, Any]]) -> bool:
+    """Whether two expressions that agree at the fixed (positive) points differ where the unknowns
+    are negative: ``\\sqrt{x^2}`` and ``x``, ``\\ln(x^2)`` and ``2\\ln x``. They are equal only on part
+    of the domain, which the question may or may not assume, so equality stays undecided."""
+    for subs in points[:NEGATED_POINTS]:
+        check_deadline()
+        neg = {s: -v for s, v in subs.items()}
+        va, vb = _numeric(ea, neg), _numeric(eb, neg)
+        if va is not None and vb is not None and not _close(va, vb, 0.0, 0.0):
+            return True
+    return False
 
 
 def _irrational(expr: Any) -> bool:
