@@ -224,3 +224,77 @@ def test_triple_inputs_and_the_reference_view_are_the_long_way(texts) -> None:
     assert [x.question, x.reference, x.response] == long_way
     info = x.reference_info
     assert x.ref == (None if info is None else info.answer) and x.ref == x.ref
+
+
+# --------------------------------------------------------------------------- nested limit notes on one stack
+class _LongWayNotes:
+    """The collection as it was: one context variable set and reset per collection."""
+
+    def __init__(self) -> None:
+        import contextvars
+
+        self.var = contextvars.ContextVar("long_way_notes", default=None)
+
+    def start(self):
+        return self.var.set([])
+
+    def note(self, code: str) -> None:
+        notes = self.var.get()
+        if notes is not None and code not in notes and len(notes) < 8:
+            notes.append(code)
+
+    def end(self, token) -> list[str]:
+        notes = self.var.get() or []
+        self.var.reset(token)
+        return notes
+
+
+def _script(start, note, end, out: list) -> None:
+    """Nested collections with repeats, more than eight codes, and codes replayed outwards."""
+    note("limit:before")  # outside any collection: dropped
+    t0 = start()
+    note("limit:a")
+    t1 = start()
+    note("limit:a")
+    note("limit:b")
+    t2 = start()
+    for k in range(12):
+        note(f"limit:c{k % 10}")
+    inner = end(t2)
+    out.append(list(inner))
+    for code in inner:
+        note(code)
+    out.append(list(end(t1)))
+    note("limit:d")
+    out.append(list(end(t0)))
+    note("limit:after")
+
+
+def test_nested_limit_notes_are_the_long_way() -> None:
+
+    from verifier_runtime import limits
+
+    long_way = _LongWayNotes()
+    expected: list = []
+    _script(long_way.start, long_way.note, long_way.end, expected)
+    got: list = []
+    _script(limits.start_limit_notes, limits.note_limit, limits.end_limit_notes, got)
+    assert got == expected and limits._limit_notes.get() is None
+    # collections begun in a context copied into another thread, while one is open here
+    assert _threaded(limits.start_limit_notes, limits.note_limit, limits.end_limit_notes) == _threaded(
+        long_way.start, long_way.note, long_way.end)
+    assert limits._limit_notes.get() is None
+
+
+def _threaded(start, note, end) -> tuple[list, list]:
+    import contextvars
+    import threading
+
+    token = start()
+    note("limit:main")
+    seen: list = []
+    ctx = contextvars.copy_context()
+    worker = threading.Thread(target=lambda: ctx.run(_script, start, note, end, seen))
+    worker.start()
+    worker.join()
+    return seen, list(end(token))

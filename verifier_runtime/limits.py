@@ -39,27 +39,42 @@ DEFAULT_MODULE_BUDGET_S = 0.5
 
 
 #: Reasons a size estimate refused some work in the current call (``limit:<what>``), collected
-#: for the verdict; ``None`` outside a collecting call.
-_limit_notes: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("autoverifier_limit_notes",
-                                                                                default=None)
+#: for the verdict; ``None`` outside a collecting call. Inside one: ``[thread id, codes, codes ...]``,
+#: one list of codes per collection begun and not yet ended, the innermost last. A nested
+#: collection (a parse cache's, :mod:`~verifier_runtime.toolkit._memo`, several per triple) adds
+#: a list to its thread's own stack instead of setting the variable: a plain append and delete
+#: instead of a set and a reset of the variable, with the same codes collected.
+_limit_notes: contextvars.ContextVar[list | None] = contextvars.ContextVar("autoverifier_limit_notes", default=None)
 
 
 def note_limit(code: str) -> None:
     """Record that a hard limit refused work (``limit:<what>``) in the current verify call."""
-    notes = _limit_notes.get()
-    if notes is not None and code not in notes and len(notes) < 8:
-        notes.append(code)
+    stack = _limit_notes.get()
+    if stack is not None:
+        notes = stack[-1]
+        if code not in notes and len(notes) < 8:
+            notes.append(code)
 
 
-def start_limit_notes() -> contextvars.Token:
+def start_limit_notes() -> tuple:
     """Begin collecting :func:`note_limit` codes for one call; pass the token to :func:`end_limit_notes`."""
-    return _limit_notes.set([])
+    stack = _limit_notes.get()
+    if stack is not None and stack[0] == threading.get_ident():  # nested, in the thread that began the stack
+        depth = len(stack)
+        stack.append([])
+        return stack, depth, None
+    stack = [threading.get_ident(), []]
+    return stack, 1, _limit_notes.set(stack)
 
 
-def end_limit_notes(token: contextvars.Token) -> list[str]:
+def end_limit_notes(token: tuple) -> list[str]:
     """Stop collecting and return the codes noted since :func:`start_limit_notes`."""
-    notes = _limit_notes.get() or []
-    _limit_notes.reset(token)
+    stack, depth, var_token = token
+    notes = stack[depth] if len(stack) > depth else []
+    if var_token is not None:
+        _limit_notes.reset(var_token)
+    else:
+        del stack[depth:]  # with any begun inside and never ended (an interrupt between their steps)
     return notes
 
 
