@@ -10,9 +10,10 @@ import pytest
 
 from verifier_runtime import sandbox
 from verifier_runtime.cascade import Cascade, run_decide
+from verifier_runtime.limits import budget, remaining, run_watched
 from verifier_runtime.toolkit import extract
 from verifier_runtime.toolkit.text import normalize_text
-from verifier_runtime.triple import Triple
+from verifier_runtime.triple import Triple, _as_text
 from verifier_runtime.types import Decision
 
 # --------------------------------------------------------------------------- the echo test's quick exit
@@ -65,6 +66,14 @@ def _plain_modules():
     def flag(x):
         return Decision.passed("in_module") if sandbox._IN_MODULE.get() else Decision.failed("outside")
 
+    def left(x):  # what a module's cooperative checks see: its own turn's deadline, never a stale one
+        t = remaining()
+        return Decision.abstain("left:turn" if t is not None and 0 < t <= 0.2 else "left:other")
+
+    def left_raise(x):
+        assert 0 < remaining() <= 0.2
+        raise ValueError("after reading")
+
     return {
         "abstain": lambda x: Decision.abstain("no_match"),
         "abstain2": lambda x: Decision.abstain("no_match"),
@@ -79,6 +88,8 @@ def _plain_modules():
         "subclass_pass": lambda x: _Verdict("PASS", "equal:number"),
         "flag": flag,
         "spin": spin,
+        "left": left,
+        "left_raise": left_raise,
     }
 
 
@@ -105,6 +116,7 @@ def test_a_cascade_of_sandboxed_modules_runs_as_run_decide_would() -> None:
         ["spaced", "label", "abstain", "pass"],
         ["abstain", "spin", "pass"],
         ["raise", "raise", "abstain"],
+        ["left", "abstain", "left", "left_raise", "left", "spin", "left", "pass"],
         [],
     ]
     x = Triple("q", "r", "s")
@@ -118,6 +130,11 @@ def test_a_cascade_of_sandboxed_modules_runs_as_run_decide_would() -> None:
             assert (run.decided, run.decision, run.trace) == (decided, decision, trace), names
             assert run.trace == fast.run(x, time.monotonic() + 5, exhaustive=True).trace
             assert sandbox._IN_MODULE.get() is False
+            assert remaining() is None  # a returning turn leaves its deadline to the next: the run's end restores
+            with budget(30):  # and under an enclosing budget, the enclosing one is back
+                outer = remaining()
+                assert fast.run(x, time.monotonic() + 5).trace == trace
+                assert outer - 1 < remaining() <= outer
     # past the call's deadline, and a deadline met inside the loop
     mods = [(n, sandbox._guarded(plain[n])) for n in ("spin", "pass")]
     late = Cascade(mods, module_budget_s=1.0).run(x, time.monotonic() + 0.1)
@@ -160,3 +177,124 @@ def test_clean_answer_with_its_quick_exit_is_the_long_way() -> None:
     texts += ["$\\boxed{\\text{(B)}}$.", "**C**", "The answer is 5", "  7  ", "", "x = \\frac{1}{2};", "`code`"]
     for t in texts:
         assert extract.clean_answer(t) == extract._cleaned(t.strip()), repr(t)
+
+
+# --------------------------------------------------------------------------- a watch's turns and the context deadline
+def test_a_turn_leaves_the_context_deadline_only_when_it_returns() -> None:
+    """The long way put the enclosing deadline back after every turn; a turn that returns now
+    leaves its own until the next turn or the watch's end. What code can read stays the same:
+    inside a turn its own deadline; in a handler of a turn's exception, the enclosing one; after
+    the watch, the enclosing one."""
+    seen = []
+
+    def body(watch, x):
+        assert watch.call(0.5, lambda v: remaining(), x) <= 0.5
+        try:
+            watch.call(0.5, lambda v: 1 / 0, x)
+        except ZeroDivisionError:
+            seen.append(remaining())  # what _overran and the error handler read
+        try:
+            watch.call(0.05, _spin, x)
+        except BaseException as e:  # noqa: BLE001 - the turn's own BudgetExceeded
+            seen.append((type(e).__name__, remaining()))
+        return watch.call(0.5, lambda v: v + 1, x)
+
+    assert run_watched(body, 1) == 2 and remaining() is None
+    assert seen == [None, ("BudgetExceeded", None)]
+    with budget(30):
+        outer = remaining()
+        seen.clear()
+        assert run_watched(body, 1) == 2
+        assert seen[0] <= outer and seen[1][0] == "BudgetExceeded" and seen[1][1] <= outer
+        assert outer - 1 < remaining() <= outer
+
+
+def _spin(x):
+    end = time.monotonic() + 3
+    while time.monotonic() < end:
+        pass
+
+
+# --------------------------------------------------------------------------- the triple's own shortcuts
+@pytest.mark.parametrize("texts", [("q", "r", "s"), ("q\x00", "\x00r\x00", "s" * 5000 + "\x00"), ("", "", ""),
+                                   (None, 3, b"a\x00b"), ("\x00", "\x00\x00", "x")])
+def test_triple_inputs_and_the_reference_view_are_the_long_way(texts) -> None:
+    x = Triple(*texts)
+    long_way = [_as_text(t).replace("\x00", "") for t in texts]
+    assert [x.question, x.reference, x.response] == long_way
+    info = x.reference_info
+    assert x.ref == (None if info is None else info.answer) and x.ref == x.ref
+
+
+# --------------------------------------------------------------------------- nested limit notes on one stack
+class _LongWayNotes:
+    """The collection as it was: one context variable set and reset per collection."""
+
+    def __init__(self) -> None:
+        import contextvars
+
+        self.var = contextvars.ContextVar("long_way_notes", default=None)
+
+    def start(self):
+        return self.var.set([])
+
+    def note(self, code: str) -> None:
+        notes = self.var.get()
+        if notes is not None and code not in notes and len(notes) < 8:
+            notes.append(code)
+
+    def end(self, token) -> list[str]:
+        notes = self.var.get() or []
+        self.var.reset(token)
+        return notes
+
+
+def _script(start, note, end, out: list) -> None:
+    """Nested collections with repeats, more than eight codes, and codes replayed outwards."""
+    note("limit:before")  # outside any collection: dropped
+    t0 = start()
+    note("limit:a")
+    t1 = start()
+    note("limit:a")
+    note("limit:b")
+    t2 = start()
+    for k in range(12):
+        note(f"limit:c{k % 10}")
+    inner = end(t2)
+    out.append(list(inner))
+    for code in inner:
+        note(code)
+    out.append(list(end(t1)))
+    note("limit:d")
+    out.append(list(end(t0)))
+    note("limit:after")
+
+
+def test_nested_limit_notes_are_the_long_way() -> None:
+
+    from verifier_runtime import limits
+
+    long_way = _LongWayNotes()
+    expected: list = []
+    _script(long_way.start, long_way.note, long_way.end, expected)
+    got: list = []
+    _script(limits.start_limit_notes, limits.note_limit, limits.end_limit_notes, got)
+    assert got == expected and limits._limit_notes.get() is None
+    # collections begun in a context copied into another thread, while one is open here
+    assert _threaded(limits.start_limit_notes, limits.note_limit, limits.end_limit_notes) == _threaded(
+        long_way.start, long_way.note, long_way.end)
+    assert limits._limit_notes.get() is None
+
+
+def _threaded(start, note, end) -> tuple[list, list]:
+    import contextvars
+    import threading
+
+    token = start()
+    note("limit:main")
+    seen: list = []
+    ctx = contextvars.copy_context()
+    worker = threading.Thread(target=lambda: ctx.run(_script, start, note, end, seen))
+    worker.start()
+    worker.join()
+    return seen, list(end(token))

@@ -189,6 +189,7 @@ class Cascade:
         # and calls each module's code directly: the same calls as through each one's own wrapper.
         inner = tuple(sandboxed_decide(d) for _, d in self._modules_given)
         self._inner = inner if inner and all(f is not None for f in inner) else None
+        self._inner_ids = tuple(zip(self.ids, inner, strict=True)) if self._inner is not None else ()
 
     def __len__(self) -> int:
         return len(self.modules)
@@ -245,11 +246,11 @@ class Cascade:
         call = watch.call
         budget_s = self.module_budget_s
         monotonic = time.monotonic
-        for k, decide in enumerate(self._inner):  # type: ignore[arg-type]
+        append = trace.append
+        for k, (mid, decide) in enumerate(self._inner_ids):  # type: ignore[arg-type]
             if monotonic() >= deadline:
-                trace.append(("*", ABSTAIN, "budget_exhausted"))
+                append(("*", ABSTAIN, "budget_exhausted"))
                 return
-            mid = self.ids[k]
             try:
                 d = call(budget_s, decide, x, deadline)
             except BudgetExceeded:
@@ -257,10 +258,18 @@ class Cascade:
             except Exception as e:
                 d = Decision(ABSTAIN, f"module_error:{type(e).__name__}")
             else:
-                if (type(d) is not Decision or d.label not in _LABELS or type(d.reason) is not str
-                        or d.reason not in _CODES):
-                    d = _checked(d, False, mid)  # a label or reason met for the first time: the full check
-            trace.append((mid, d.label, d.reason))
+                if type(d) is Decision and type(d.reason) is str and d.reason in _CODES:
+                    label = d.label  # a Decision's own: its ``direct`` is ``label != ABSTAIN``
+                    if label == ABSTAIN:
+                        append((mid, label, d.reason))
+                        continue
+                    if label in _LABELS:
+                        append((mid, label, d.reason))
+                        found[0] = k
+                        found[1] = d
+                        return
+                d = _checked(d, False, mid)  # a label or reason met for the first time: the full check
+            append((mid, d.label, d.reason))
             if d.direct:
                 found[0] = k
                 found[1] = d

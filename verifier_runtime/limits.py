@@ -39,27 +39,42 @@ DEFAULT_MODULE_BUDGET_S = 0.5
 
 
 #: Reasons a size estimate refused some work in the current call (``limit:<what>``), collected
-#: for the verdict; ``None`` outside a collecting call.
-_limit_notes: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("autoverifier_limit_notes",
-                                                                                default=None)
+#: for the verdict; ``None`` outside a collecting call. Inside one: ``[thread id, codes, codes ...]``,
+#: one list of codes per collection begun and not yet ended, the innermost last. A nested
+#: collection (a parse cache's, :mod:`~verifier_runtime.toolkit._memo`, several per triple) adds
+#: a list to its thread's own stack instead of setting the variable: a plain append and delete
+#: instead of a set and a reset of the variable, with the same codes collected.
+_limit_notes: contextvars.ContextVar[list | None] = contextvars.ContextVar("autoverifier_limit_notes", default=None)
 
 
 def note_limit(code: str) -> None:
     """Record that a hard limit refused work (``limit:<what>``) in the current verify call."""
-    notes = _limit_notes.get()
-    if notes is not None and code not in notes and len(notes) < 8:
-        notes.append(code)
+    stack = _limit_notes.get()
+    if stack is not None:
+        notes = stack[-1]
+        if code not in notes and len(notes) < 8:
+            notes.append(code)
 
 
-def start_limit_notes() -> contextvars.Token:
+def start_limit_notes() -> tuple:
     """Begin collecting :func:`note_limit` codes for one call; pass the token to :func:`end_limit_notes`."""
-    return _limit_notes.set([])
+    stack = _limit_notes.get()
+    if stack is not None and stack[0] == threading.get_ident():  # nested, in the thread that began the stack
+        depth = len(stack)
+        stack.append([])
+        return stack, depth, None
+    stack = [threading.get_ident(), []]
+    return stack, 1, _limit_notes.set(stack)
 
 
-def end_limit_notes(token: contextvars.Token) -> list[str]:
+def end_limit_notes(token: tuple) -> list[str]:
     """Stop collecting and return the codes noted since :func:`start_limit_notes`."""
-    notes = _limit_notes.get() or []
-    _limit_notes.reset(token)
+    stack, depth, var_token = token
+    notes = stack[depth] if len(stack) > depth else []
+    if var_token is not None:
+        _limit_notes.reset(var_token)
+    else:
+        del stack[depth:]  # with any begun inside and never ended (an interrupt between their steps)
     return notes
 
 
@@ -225,9 +240,10 @@ if hasattr(os, "register_at_fork"):
 _WATCHDOG = _Watchdog()
 
 
-def _start(seconds: float, hard: bool) -> _Entry:
+def _start(seconds: float, hard: bool, set_context: bool = True) -> _Entry:
     """Begin a watch: set the context deadline (the tighter of ``seconds`` and an enclosing
-    budget) and, when ``hard``, register with the watchdog. On an interrupt landing midway it
+    budget; with ``set_context`` false it is left as it is, for a :class:`Watch`, whose turns set
+    their own) and, when ``hard``, register with the watchdog. On an interrupt landing midway it
     undoes what it did and re-raises. Every step that changes state is a plain store or a C
     call whose effect is recorded beforehand, so the undo never misses one."""
     e = None
@@ -236,7 +252,8 @@ def _start(seconds: float, hard: bool) -> _Entry:
         deadline = time.monotonic() + max(0.0, seconds)
         e = _Entry(threading.get_ident(), deadline if outer is None or deadline < outer else outer, outer)
         e.restore = True  # recorded first: an interrupt can only land after the set below returned
-        _deadline.set(e.deadline)
+        if set_context:
+            _deadline.set(e.deadline)
         if hard:
             _WATCHDOG._ensure_thread()
             e.token = next(_WATCHDOG._counter)
@@ -308,6 +325,13 @@ class Watch:
     interrupts the caller's own code. Each call is a *turn*: an interrupt the watchdog decided
     on for a turn that has ended is not sent, and one already sent is withdrawn, so it never
     lands in a later call. Made only by :func:`run_watched`, which ends it.
+
+    The context deadline (what :func:`remaining` and :func:`check_deadline` read) is the turn's
+    during a turn. A turn that raises puts the enclosing one back before the exception reaches
+    the caller; one that returns leaves it until the next turn sets its own or
+    :func:`run_watched` ends (which puts it back, as every watch's end does): the code between
+    two turns (the cascade's bookkeeping) reads no deadline, and one set fewer per turn is a
+    tenth of a turn's cost.
     """
 
     __slots__ = ("_e",)
@@ -319,11 +343,10 @@ class Watch:
         """``fn(arg)`` under a hard budget of ``seconds``, capped by ``deadline`` (``time.monotonic``
         clock) and by any enclosing budget. Raises :class:`BudgetExceeded` when it is spent."""
         e = self._e
+        returned = False
         try:
-            end = time.monotonic() + max(0.0, seconds)
-            if deadline is not None and deadline < end:
-                end = deadline
-            cap = deadline if deadline is not None else _IDLE
+            end = time.monotonic() + (seconds if seconds > 0.0 else 0.0)  # max(0.0, seconds), without the call
+            cap = _IDLE if deadline is None else deadline
             outer = e.previous
             if outer is not None and outer < cap:
                 cap = outer
@@ -333,37 +356,35 @@ class Watch:
             e.cap = cap
             _deadline.set(end)  # the cooperative checks inside fn
             e.deadline = end  # the watchdog may interrupt from here on
-            return fn(arg)
+            value = fn(arg)
+            returned = True
+            return value
         finally:
             e.deadline = _IDLE  # first, and not a call: nothing can interrupt before it
+            # Close the turn, written out (a helper's call would be one more place for a pending
+            # interrupt to land). Idempotent, like _finish(): after an interrupt inside, it runs again.
             while True:
                 try:
-                    _end_turn(e)
+                    e.turn += 1  # a decision the watchdog took on this turn's deadline is void from here on
+                    while e.injecting:  # the watchdog is between its check and its interrupt: let it finish
+                        time.sleep(0)
+                    if e.fired:
+                        e.fired = False
+                        _set_async_exc(e.thread_id, None)  # withdraw one still pending
+                    if not returned:  # the caller's handler may ask what is left (see the class)
+                        _deadline.set(e.previous)
                     break
                 except BudgetExceeded:  # one that was already pending: it is spent
                     continue
-
-
-def _end_turn(e: _Entry) -> None:
-    """Close a turn of a reused watch whose deadline the caller already set idle. Idempotent,
-    like :func:`_finish`: a pending interrupt may land inside, and the caller calls it again."""
-    e.turn += 1  # a decision the watchdog took on this turn's deadline is void from here on
-    while e.injecting:  # the watchdog is between its check and its interrupt: let it finish
-        time.sleep(0)
-    if e.fired:
-        e.fired = False
-        _set_async_exc(e.thread_id, None)  # withdraw one still pending
-    _deadline.set(e.previous)
 
 
 def run_watched(body, *args):
     """``body(watch, *args)`` with one hard :class:`Watch` for all the budgeted calls it makes."""
     e = None
     try:
-        e = _start(_IDLE, True)
+        e = _start(_IDLE, True, False)  # the context keeps the enclosing budget: between calls only it holds
         e.deadline = _IDLE  # _start caps the deadline by an enclosing budget: idle until a call
         e.gc_mark = full_collections()
-        _deadline.set(e.previous)  # and between calls only the enclosing budget holds
         return body(Watch(e), *args)
     finally:
         if e is not None:

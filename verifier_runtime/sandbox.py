@@ -41,6 +41,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from verifier_runtime.limits import BudgetExceeded
+
 ALLOWED_STDLIB: frozenset[str] = frozenset(
     {
         "math",
@@ -1023,8 +1025,6 @@ def in_sandbox(body: Callable[..., Any], *args: Any) -> Any:
     """``body(*args)`` as module code: for a caller that runs several modules' code in a row (the
     cascade) and sets the flag once instead of once per module. Restored by value, so an
     interrupt landing anywhere cannot leave it set."""
-    from verifier_runtime.limits import BudgetExceeded
-
     previous = _IN_MODULE.get()
     try:
         _IN_MODULE.set(True)
@@ -1072,7 +1072,7 @@ def load_module_source(source: str, filename: str = "<module>") -> ModuleNamespa
                                  **_BOUNDED}
     code = bounded_code(source, filename)
     _guard_sympy_eval()
-    from verifier_runtime.limits import BudgetExceeded, budget
+    from verifier_runtime.limits import budget
 
     token = _IN_MODULE.set(True)
     try:

@@ -49,9 +49,10 @@ class Triple:
         self.oversized = len(q) > MAX_QUESTION_CHARS or len(r) > MAX_REFERENCE_CHARS or len(s) > MAX_RESPONSE_CHARS
         if self.oversized:
             q, r, s = q[:MAX_QUESTION_CHARS], r[:MAX_REFERENCE_CHARS], s[-MAX_RESPONSE_CHARS:]
-        self.question = q.replace("\x00", "")
-        self.reference = r.replace("\x00", "")
-        self.response = s.replace("\x00", "")
+        # a NUL is rare: ``in`` rules it out with a fast search, where replace() scans character by character
+        self.question = q.replace("\x00", "") if "\x00" in q else q
+        self.reference = r.replace("\x00", "") if "\x00" in r else r
+        self.response = s.replace("\x00", "") if "\x00" in s else s
         self._cache: dict[str, Any] = {}
 
     def _get(self, key: str, compute):
@@ -116,8 +117,11 @@ class Triple:
     @property
     def ref(self) -> str | None:
         """The reference's final answer (a worked solution is reduced to its final answer)."""
-        info = self.reference_info
-        return None if info is None else info.answer
+        value = self._cache.get("ref", _UNSET)  # kept on its own: the view modules read most
+        if value is _UNSET:
+            info = self.reference_info
+            value = self._cache["ref"] = None if info is None else info.answer
+        return value
 
     # --- question ---------------------------------------------------------------------
     @property
