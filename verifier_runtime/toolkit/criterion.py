@@ -134,15 +134,11 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
         shape = _not_one_value(a, ref, x.cues, x.question)
         if shape:
             return shape
-        factors = integer_factors(ref)
-        if factors is not None:  # "12" or "2 \\times 6" for "3 \\times 4": the reference keeps its factors (R3.3)
-            got = integer_factors(a)
-            if got is not None and got != factors:
-                return "differ:factors"
-            if got is None and _PLAIN_NUMBER_RE.match(a):
-                return "form:product_expected"
-        if x.options and _JUDGED_WRONG_RE.match(a) and not _ASKS_FOR_WRONG_RE.search(x.question or ""):
-            return "negation:only_negated"  # "Option B is incorrect." rejects B (R2.5)
+        factors = _factor_judgment(a, ref, x.question, asked=True)  # a module never PASSes the bare product
+        if factors is not None and not factors.correct:
+            return factors.reason
+        if _rejects_option(a, x):
+            return "negation:only_negated"
         bare = _TAG_RE.sub(" ", a) if "<" in a else a  # "<answer>42</answer>": tags, no relation
         if len(a) <= 40 and (_NUMBER_OPERATION_RE.search(bare) or _LABELLED_RE.match(a) or (
                 "!" in a and _FACTORIAL_RE.search(a) and getattr(x.answer_info, "method", "") == "boxed")):
@@ -199,11 +195,11 @@ _NUM = r"[-+\u2212]?\d[\d,]*+(?:\.\d+)?"
 _BOUND_WORDS = (r"nearly|almost|just\s+(?:under|over|below|above)|at\s+least|at\s+most|(?:(?:no|not)\s+)?(?:more|less|fewer|greater|larger|smaller|higher|lower)\s+than"
                 r"|(?:no|not)\s+(?:over|under)|upwards\s+of|in\s+excess\s+of|up\s+to|a\s+(?:minimum|maximum)\s+of"
                 r"|(?<![\d}]\s)(?:over|under|above|below)")
-_BOUND_BEFORE_RE = re.compile(r"(?:\b(?:" + _BOUND_WORDS + r")|^\s*+(?:\\[gl]eq?(?:slant)?(?![A-Za-z])|\\[gl]t(?![A-Za-z])"
-                              r"|>=|<=|[\u2265\u2264<>]))[\s$({~]*+$", re.IGNORECASE)
+_RELATION_SIGN = r"(?:\\[gl]eq?(?:slant)?(?![A-Za-z])|\\[gl]t(?![A-Za-z])|>=|<=|[\u2265\u2264<>])"
+_BOUND_BEFORE_RE = re.compile(r"(?:\b(?:" + _BOUND_WORDS + r")|^\s*+" + _RELATION_SIGN + r")[\s$({~]*+$", re.IGNORECASE)
 _TAG_RE = re.compile(r"<[A-Za-z/][^<>\n]{0,30}>")
-_TAG_BEFORE_RE = re.compile(r"<[A-Za-z/][^<>\n]{0,30}>\s*+$")  # "<answer>42": a tag, no relation
-_RELATION_BEFORE_RE = re.compile(r"(?:\\[gl]eq?(?:slant)?(?![A-Za-z])|\\[gl]t(?![A-Za-z])|>=|<=|[\u2265\u2264<>])[\s$({~]*+$")
+_TAG_BEFORE_RE = re.compile(_TAG_RE.pattern + r"\s*+$")  # "<answer>42": a tag, no relation
+_RELATION_BEFORE_RE = re.compile(_RELATION_SIGN + r"[\s$({~]*+$")
 _BOUND_AFTER_RE = re.compile(r"^[\s$)}]*+(?:%\s*+)?(?:[A-Za-z/^\d]{1,12}\s+)?(?:or\s+(?:more|less|fewer|greater|higher|lower"
                              r"|above|below|over|under|so)|and\s+(?:up|above|over|higher)\b|at\s+(?:least|most))\b",
                              re.IGNORECASE)
@@ -247,6 +243,12 @@ _JUDGED_WRONG_RE = re.compile(
     r"^\s*+(?:(?:option|choice|answer|statement)\s++)?\(?[A-Ja-j]\)?\s++(?:is|was|seems|looks)\s++"
     r"(?:incorrect|wrong|false|not\s++(?:correct|right|true)|ruled\s++out|eliminated)\b", re.IGNORECASE)
 _ASKS_FOR_WRONG_RE = re.compile(r"\b(?:incorrect|wrong|false|not|except|untrue|least)\b|n't\b", re.IGNORECASE)
+
+
+def _rejects_option(answer: str, x: Any) -> bool:
+    """R2.5: "Option B is incorrect." rejects B where the question has options, unless it asks for
+    the wrong one (the cheap test first: the options are parsed only for such an answer)."""
+    return bool(_JUDGED_WRONG_RE.match(answer) and x.options and not _ASKS_FOR_WRONG_RE.search(x.question or ""))
 _PLAIN_NUMBER_RE = re.compile(r"^\s*+\$?\s*+-?\d[\d,]*(?:\.\d+)?\s*+\$?\s*+\.?\s*$")
 # the question asks for the factors themselves: a factorisation, dimensions
 _FACTORS_ASKED_RE = re.compile(r"\bfactori[sz]|\bfactors\b|\bdimensions?\b|\bsize\b|\bproduct\s+of\s+primes\b", re.IGNORECASE)
@@ -278,16 +280,17 @@ def integer_factors(text: str) -> dict[int, int] | None:
     return out
 
 
-def _factor_judgment(answer: str, ref: str, question: str) -> Judgment | None:
-    """R3.3 for the judge: the same factors are correct whatever their order or spelling ("3 by 4"
-    for ``3 \\times 4``); the product's value is not, where the question asks for the factors."""
+def _factor_judgment(answer: str, ref: str, question: str, *, asked: bool) -> Judgment | None:
+    """R3.3: the same factors are correct whatever their order or spelling ("3 by 4" for ``3 \\times
+    4``); the product's value is not, where the question asks for the factors (or ``asked``: the
+    guard, which never lets a module PASS the bare product); ``None`` where the rule is silent."""
     want = integer_factors(ref)
     if want is None:
         return None
     got = integer_factors(answer)
     if got is not None:
         return Judgment(got == want, "equal:factors" if got == want else "differ:factors")
-    if _PLAIN_NUMBER_RE.match(answer) and _FACTORS_ASKED_RE.search(question or ""):
+    if _PLAIN_NUMBER_RE.match(answer) and (asked or _FACTORS_ASKED_RE.search(question or "")):
         return Judgment(False, "form:product_expected")
     return None
 
@@ -576,8 +579,8 @@ def _judge(x: Any) -> Judgment:
     answer = c.candidates[0] if c.candidates else c.answer
     if _dangling(c.text or answer) or _cut_off(info):
         return Judgment(False, "invalid:truncated")
-    if options and _JUDGED_WRONG_RE.match(answer) and not _ASKS_FOR_WRONG_RE.search(x.question or ""):
-        return Judgment(False, "negation:only_negated")  # "Option B is incorrect." rejects B (R2.5)
+    if options and _rejects_option(answer, x):
+        return Judgment(False, "negation:only_negated")
     if options or _is_letter(ref):
         j = _choice(answer, ref, options, cues)
         if j is not None:
@@ -591,7 +594,7 @@ def _judge(x: Any) -> Judgment:
     shape = _not_one_value(answer, ref, cues, x.question)
     if shape:
         return Judgment(False, shape)
-    factors = _factor_judgment(answer, ref, x.question)
+    factors = _factor_judgment(answer, ref, x.question, asked=False)
     if factors is not None:
         return factors
     rb, ab = parse_bool(ref), parse_bool(answer)
@@ -1567,9 +1570,9 @@ def _quantity_match(qa: Quantity, qr: Quantity, nr: Number | None, cues: Cues | 
         na = _magnitude_number(qa)
         back = convert(qr, qa.unit)
         # a whole number's trailing zeros may be significant ("760 mmHg", "300 K"): its digits count
-        sf = max(na.sig_figs or 0, len(str(abs(na.value.numerator)))) if (
-            na is not None and not na.decimals and na.value.denominator == 1 and na.value) else (
-            na.sig_figs if na is not None else None)
+        sf = na.sig_figs if na is not None else None
+        if na is not None and not na.decimals and na.value.denominator == 1 and na.value:
+            sf = max(sf or 0, len(str(abs(na.value.numerator))))
         if na is not None and back is not None and (sf or 0) >= 3 and math.isfinite(float(back.magnitude)):
             target = Fraction(float(back.magnitude)).limit_denominator(10**12)
             rounded = round_to_decimals(target, na.decimals) if na.decimals is not None \
