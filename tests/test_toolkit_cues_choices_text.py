@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.timing import cpu_seconds
 from verifier_runtime.toolkit import choices, cues, text
 
 GOLDEN = Path(__file__).parent / "golden" / "extract_cases.json"
@@ -52,9 +52,7 @@ def call(case: dict[str, Any]) -> Any:
 
 @pytest.mark.parametrize("case", load_cases())
 def test_golden(case: dict[str, Any]) -> None:
-    start = time.perf_counter()
-    result = call(case)
-    elapsed = time.perf_counter() - start
+    result, elapsed = cpu_seconds(call, case)
     expect = case["expect"]
     if isinstance(expect, dict) and (hasattr(result, "__dataclass_fields__") or hasattr(result, "as_dict")):
         got = result.as_dict() if hasattr(result, "as_dict") else asdict(result)
@@ -160,9 +158,7 @@ def test_one_megabyte_inputs_are_fast(s: str) -> None:
         lambda: text.contains_answer(s, s[:900] + "q"),
     ]
     for i, fn in enumerate(calls):
-        start = time.perf_counter()
-        fn()
-        elapsed = time.perf_counter() - start
+        _, elapsed = cpu_seconds(fn)
         assert elapsed < 0.15, f"call {i} took {elapsed:.3f}s"  # 50 ms target, slack for a loaded machine
 
 

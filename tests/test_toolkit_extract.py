@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.timing import cpu_seconds
 from verifier_runtime.limits import RESPONSE_TAIL_CHARS
 from verifier_runtime.toolkit import extract as ex
 
@@ -58,9 +59,7 @@ def test_golden(case: dict[str, Any]) -> None:
     fn = getattr(ex, case["fn"])
     args = [expand(a) for a in case["args"]]
     kwargs = {k: expand(v) for k, v in case.get("kwargs", {}).items()}
-    start = time.perf_counter()
-    result = fn(*args, **kwargs)
-    elapsed = time.perf_counter() - start
+    result, elapsed = cpu_seconds(fn, *args, **kwargs)
     check_result(result, case["expect"], case["id"])
     assert elapsed < 0.25, f"{case['id']} took {elapsed:.3f}s"
 
