@@ -63,6 +63,10 @@ class Commitment:
     text: str | None = None
     #: the candidates in order with repeats kept (``C, C, B``): for comparison with a sequence
     items: tuple[str, ...] = ()
+    #: the candidates are final answers of their own (several ``<answer>`` tags, answer lines
+    #: one right after another), not the values of one answer; boxes offered as alternatives
+    #: are told by ``method == "boxed"`` and ``joiner == "or"``
+    final_answers: bool = False
 
     @property
     def several(self) -> bool:
@@ -288,7 +292,7 @@ _MATH_WORDS = frozenset({
 _ANSWER_LEAD_RE = re.compile(
     r"^(?:so|thus|therefore|hence)?[\s,]*(?:the\s+)?(?:(?:final|possible|only|two|real|correct)\s+)*(?:answers?|solutions?|"
     r"roots?|zeros?|values?|results?|options?|choices?)"
-    r"\s+(?:is|are|would\s+be|=|:)\s*|^(?:it\s+is|it'?s|they\s+are|these\s+are)\s+",
+    r"(?:\s+(?:is|are|would\s+be)|\s*+[=:])\s*|^(?:it\s+is|it'?s|they\s+are|these\s+are)\s+",
     re.IGNORECASE,
 )
 
@@ -307,9 +311,18 @@ _HEDGE_LEAD_RE = re.compile(
     r"apparently)[\s,]+)+",
     re.IGNORECASE,
 )
-_PAREN_ALT_RE = re.compile(r"^(?P<a>.+?)(?<!\s)\s*+\(\s*(?:or|maybe|possibly|perhaps|alternatively)\b[\s,]*(?P<b>[^()]+)\)\s*$",
-                           re.IGNORECASE)
+_PAREN_ALT_RE = re.compile(r"^(?P<a>.+?)(?<!\s)\s*+\(\s*(?:(?:or|maybe|possibly|perhaps|alternatively)\b[\s,]*(?P<b>[^()]+)"
+                           r"|(?P<c>[-+\u2212$]?\d[^()]{0,40}?)\s+(?:if|when|unless|assuming)\b[^()]*)\)\s*$",
+                           re.IGNORECASE)  # "12 (or 13)", "12 apples (13 if you count the rotten one)"
 _SLASH_HEDGE_RE = re.compile(r"^\s*(?P<a>[A-Za-z][A-Za-z]{0,14})\s*/\s*(?P<b>[A-Za-z][A-Za-z]{0,14})\s*$")
+
+
+_FIRST_NUMBER_RE = re.compile(r"[-+\u2212]?\d[\d.,]*")
+
+
+def _first_number(s: str) -> str | None:
+    m = _FIRST_NUMBER_RE.search(s)
+    return m.group(0).rstrip(".,") if m else None
 
 
 def _slash_alternatives(a: str, b: str) -> bool:
@@ -437,8 +450,10 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
     if led and led != body and _is_mathy(led):
         body = led
     paren = _PAREN_ALT_RE.match(body)
+    if paren and paren.group("c") and _first_number(paren.group("c")) == _first_number(paren.group("a")):
+        paren = None  # "72 pens (72 if every box is full)": the same value under a condition
     if paren:
-        body = f"{paren.group('a')} or {paren.group('b')}"
+        body = f"{paren.group('a')} or {paren.group('b') or paren.group('c')}"
         hedged = True
     if "\\" in body:
         body = _LATEX_SPACE_RE.sub(" ", _protect_groups(body)).replace("\\langle", "\u27e8").replace("\\rangle", "\u27e9")
@@ -477,6 +492,9 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
         parts = [p for p in parts if p]
     if joiner == "and":
         parts = [p for p in (clean_answer(_RESTATE_LEAD_RE.sub("", p, count=1)) for p in parts) if p]
+        affirmed = [p for p in parts if not _NOT_PART_RE.match(p)]
+        if affirmed:
+            parts = affirmed  # "42 and not 43", "42, not 43": the value excluded is no second candidate
     kept: list[str] = []
     seen: set[str] = set()
     for p in parts:
@@ -490,6 +508,7 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
 
 
 _SEMICOLON_RE = re.compile(r"(?<!\s)\s*+;\s*")
+_NOT_PART_RE = re.compile(r"^(?:but\s+|and\s+)?not\s", re.IGNORECASE)
 # "24, i.e. 24.0": the same value again, said another way (the candidates must then agree)
 _RESTATE_LEAD_RE = re.compile(r"^(?:i\.?\s?e\.?|that\s+is|namely|equivalently|or\s+equivalently|which\s+is)[\s,:]*",
                               re.IGNORECASE)
@@ -630,7 +649,7 @@ def _commitment(ex: Extracted) -> Commitment:
     if ex.answer is None:
         return Commitment(None, (), method=ex.method)
     answer: str | None = ex.answer
-    joiner, hedged = "single", False
+    joiner, hedged, finals = "single", False, False
     candidates: tuple[str, ...] = ()
     if ex.method == "boxed" and len(ex.boxes) > 1:
         group, joiner, hedged = _box_group(ex)
@@ -642,6 +661,10 @@ def _commitment(ex: Extracted) -> Commitment:
             candidates = tuple(seen)
         else:
             joiner = "single"
+    elif ex.conflicting and ex.method != "boxed":
+        # R2.2: several <answer> tags, or answer lines one right after another, with different values
+        candidates = _distinct(tuple(clean_answer(c) for c in ex.candidates))
+        joiner, hedged, finals = "or", True, True
     # corrections: inside the answer's own text (one-line answers) and in the text after it
     retracted: list[str] = []
     reason = ""
@@ -664,6 +687,7 @@ def _commitment(ex: Extracted) -> Commitment:
         new, r2, why2 = _apply_corrections(None, ex.tail) if ex.tail else (None, [], "")
         if why2 == "retraction:last_answer" and new is not None:
             candidates, joiner, answer, reason, retracted = (), "single", new, why2, list(candidates)
+            finals = False
         elif why2 == "retraction:no_answer_left":
             return Commitment(None, (), reason=why2, retracted=candidates, method=ex.method)
     if answer is None:
@@ -713,7 +737,7 @@ def _commitment(ex: Extracted) -> Commitment:
     elif candidates:
         answer = candidates[0]
     return Commitment(answer, candidates, joiner, hedged, reason, tuple(negated), tuple(retracted), ex.method,
-                      text, items)
+                      text, items, finals and len(candidates) > 1)
 
 
 _OPTION_LETTER_RE = re.compile(r"\(?[A-J]\)?\.?")

@@ -28,7 +28,7 @@ from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.choices import LETTERS, letter_and_text, parse_choice
 from verifier_runtime.toolkit.commit import Commitment, option_marker, split_candidates, strip_label
 from verifier_runtime.toolkit.compare import Answer, compare_answers, parse_answer
-from verifier_runtime.toolkit.cues import Cues
+from verifier_runtime.toolkit.cues import QUANTITY_SYMBOL, Cues, quantity_symbol
 from verifier_runtime.toolkit.extract import clean_answer
 from verifier_runtime.toolkit.forms import form_violations
 from verifier_runtime.toolkit.latex.numeric import numeric_value
@@ -140,6 +140,8 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
         if _rejects_option(a, x):
             return "negation:only_negated"
         bare = _TAG_RE.sub(" ", a) if "<" in a else a  # "<answer>42</answer>": tags, no relation
+        if _quantity_conflicts(a, x.cues):
+            return "differ:label"  # "pH = 3" where the pOH is asked (R4.2)
         if len(a) <= 40 and (_NUMBER_OPERATION_RE.search(bare) or _LABELLED_RE.match(a) or (
                 "!" in a and _FACTORIAL_RE.search(a) and getattr(x.answer_info, "method", "") == "boxed")):
             # "5!", "12^2", "\\sqrt{12}" or "x > 12" is a value (or relation) of its own: a module that
@@ -444,7 +446,7 @@ def invalid_reason(x: Any) -> str | None:
         first = c.candidates[0]
         if all(_values_agree(first, k) or text_match(first, k) for k in c.candidates[1:]):
             return None
-        if c.method == "boxed" and c.joiner == "or":
+        if c.final_answers or (c.method == "boxed" and c.joiner == "or"):
             return "hedge:multiple_final_answers"
         return "hedge:alternatives" if c.joiner == "or" else "hedge:list_for_single_answer"
     return None
@@ -789,7 +791,7 @@ def _several(x: Any, c: Commitment, cues: Cues | None, options: dict[str, str]) 
         if stated is not None:  # "\\tan\\theta = 1 and \\theta = \\pi/4": the asked unknown's value
             j = compare_candidate(stated, ref, cues, x)
             return j if j is not None else _text(stated, ref, x, cues)
-    if c.method == "boxed" and c.joiner == "or":
+    if c.final_answers or (c.method == "boxed" and c.joiner == "or"):
         return Judgment(False, "hedge:multiple_final_answers")
     return Judgment(False, "hedge:alternatives" if c.joiner == "or" else "hedge:list_for_single_answer")
 
@@ -1117,7 +1119,24 @@ def compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any = None, *
     return _compare_candidate(answer, ref, cues, x, element)
 
 
+# a quantity named by its symbol in the answer: "pOH = 3", "the pH is 3"
+_QUANTITY_LABEL_RE = re.compile(r"(?<![A-Za-z\\])\$?(?P<q>" + QUANTITY_SYMBOL + r")\$?(?:\s*+(?:=|\\approx|\u2248)"
+                                r"|\s++(?:is|was|equals|becomes|(?:would|will)\s++be)\b)")
+
+
+def _quantity_conflicts(answer: str, cues: Cues | None) -> bool:
+    """R4.2: the answer gives the value of other named quantities, not the one asked for
+    ("pH = 3" where the question asks for the pOH)."""
+    asked = cues.quantity if cues is not None else None
+    if not asked:
+        return False
+    named = {quantity_symbol(q) for q in _QUANTITY_LABEL_RE.findall(answer)}
+    return bool(named) and asked not in named
+
+
 def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element: bool) -> Judgment | None:
+    if _quantity_conflicts(answer, cues):
+        return Judgment(False, "differ:label")
     if x is not None and not element and _is_letter(ref):
         options = x.options
         if options:

@@ -27,6 +27,7 @@ _FIELD_DEFAULTS: dict[str, object] = {
     "ratio": False, "decimal": False, "mixed_number": False, "interval_notation": False, "expand": False,
     "factor": False, "factor_completely": False, "rationalize": False, "scientific": False, "radical_form": False,
     "unknown": None,  # the symbol asked for: "find x", "solve for y", "value of k"
+    "quantity": None,  # the named quantity asked for by its symbol: "what is the pOH" (see QUANTITY_SYMBOL)
 }
 _FORM_FIELDS = ("simplest_form", "percentage", "decimal", "fraction", "mixed_number", "exact", "radical_form",
                 "interval_notation", "expand", "factor", "rationalize", "scientific")
@@ -95,6 +96,7 @@ class Cues:
     scientific = _Cue()
     radical_form = _Cue()
     unknown = _Cue()
+    quantity = _Cue()
 
     def __init__(self, _text: str = "", **values: object) -> None:
         unknown = set(values) - set(_FIELD_DEFAULTS)
@@ -391,6 +393,29 @@ def _unknown(c: Cues) -> str | None:
     return unknown
 
 
+# Quantities written as a case-carrying symbol of a few letters, where a neighbouring symbol names
+# another quantity of the same problem: pH / pOH, pKa / pKb, Ka / Kb / Kw / Ksp / Keq / Kc / Kp.
+QUANTITY_SYMBOL = r"p(?:H|OH)|p?K_?\{?(?:\\mathrm\{)?(?:a|b|w|sp|eq|c|p)\}?\}?"
+_QUANTITY_WORDS = ("ph", "poh", "pk", "ka", "kb", "kw", "ksp", "keq", "kc", "kp", "k_")
+_QUANTITY_ASKED_RE = re.compile(
+    r"(?i:\b(?:find|calculate|compute|determine|estimate|what\s+is|what's|what\s+(?:will|would)\s+be)"
+    r"\s+(?:the\s+)?(?:(?:value|values)\s+of\s+(?:the\s+)?)?(?:(?:new|final|resulting)\s+)?)"
+    r"\$?(?P<q>" + QUANTITY_SYMBOL + r")\$?(?![A-Za-z])"
+)
+
+
+def quantity_symbol(symbol: str) -> str:
+    """``K_{\\mathrm{a}}``, ``K_a``, ``Ka`` -> ``Ka``: one spelling per quantity symbol."""
+    return symbol.replace("\\mathrm", "").replace("_", "").replace("{", "").replace("}", "")
+
+
+def _quantity(c: Cues) -> str | None:
+    if not c.has(*_QUANTITY_WORDS):
+        return None
+    found = _QUANTITY_ASKED_RE.findall(c._text)
+    return quantity_symbol(found[-1]) if found else None
+
+
 def _factor_completely(c: Cues) -> bool:
     return c.has("factor") and bool(_FACTOR_COMPLETELY_RE.search(c._text))
 
@@ -430,4 +455,5 @@ _READERS = {
     "scientific": _rx(("scientific", "standard form"), _SCIENTIFIC_RE),
     "radical_form": _rx(("radical",), _RADICAL_RE),
     "unknown": _unknown,
+    "quantity": _quantity,
 }

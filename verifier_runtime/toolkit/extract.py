@@ -22,9 +22,9 @@ from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.numbers import SCALE_WORD_PATTERN
 from verifier_runtime.toolkit.text import _as_str, fold_in_place, normalize_text
 
-METHODS = ("boxed", "final_answer", "answer_is", "bold", "hash", "answer_colon", "last_line", "whole", "none")
+METHODS = ("tag", "boxed", "final_answer", "answer_is", "bold", "hash", "answer_colon", "last_line", "whole", "none")
 # Methods that rest on an explicit answer marker written by the model.
-MARKER_METHODS = frozenset({"boxed", "final_answer", "answer_is", "bold", "hash", "answer_colon"})
+MARKER_METHODS = frozenset({"tag", "boxed", "final_answer", "answer_is", "bold", "hash", "answer_colon"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +40,9 @@ class Extracted:
     candidates: tuple[str, ...] = ()
     truncated: bool = False
     too_long: bool = False
+    #: several final answers that state different values: boxes (a group or not: see
+    #: :mod:`~verifier_runtime.toolkit.commit`), ``<answer>`` tags, or answer markers written one
+    #: right after another ("Answer: 43\nAnswer: 42"); ``candidates`` holds them
     conflicting: bool = False
     #: the text right after the final answer (at most ``TAIL_CHARS``): where a retraction would be
     tail: str = ""
@@ -421,8 +424,9 @@ _ANSWER_IS_STARTS = ("answer", "correct", "right", "best")
 
 
 def _last_marker(regex: re.Pattern[str], text: str, skip_options_list: bool = False,
-                 starts: tuple[str, ...] = ()) -> list[tuple[str, int]]:
-    """(cleaned answer, end) after the last (up to 16) matches of ``regex``, in order; empty ones dropped."""
+                 starts: tuple[str, ...] = ()) -> list[tuple[str, int, int]]:
+    """(cleaned answer, end, start of the marker) after the last (up to 16) matches of
+    ``regex``, in order; empty ones dropped."""
     matches = _marker_matches(regex, text, starts)
     out: list[tuple[str, int]] = []
     for m in reversed(matches):
@@ -436,7 +440,7 @@ def _last_marker(regex: re.Pattern[str], text: str, skip_options_list: bool = Fa
         rest, end = _rest_of_answer(text, m.end())
         ans = clean_answer(rest)
         if ans:
-            out.append((ans, end))
+            out.append((ans, end, m.start()))
     out.reverse()
     return out
 
@@ -585,7 +589,8 @@ def _result(answer: str | None, method: str, candidates: list[str], truncated: b
             boxes: tuple[tuple[str, int, int], ...] = (), gaps: tuple[str, ...] = ()) -> Extracted:
     """``echo_of``: the (text, question) pair whose echo test runs if ``.echo`` is read; an
     answer found behind an explicit marker is never an echo."""
-    conflicting = len({_ws_key(c) for c in candidates}) > 1 if method == "boxed" else False
+    several = method in ("boxed", "tag") or method in RUN_METHODS
+    conflicting = several and len({_ws_key(c) for c in candidates}) > 1
     return Extracted(
         answer=answer,
         method=method,
@@ -602,10 +607,56 @@ def _result(answer: str | None, method: str, candidates: list[str], truncated: b
 
 _Found = tuple  # (answer, method, candidates, unclosed_box, end, boxes)
 
+# ---------------------------------------------------------------- <answer> tags
+_TAG_OPEN_RE = re.compile(r"<[ \t]*answer[ \t]*>", re.IGNORECASE)
+_TAG_CLOSE_RE = re.compile(r"<[ \t]*/[ \t]*answer[ \t]*>", re.IGNORECASE)
+_MAX_TAGS = 16
+
+
+def _answer_tags(text: str) -> list[tuple[int, int, int]]:
+    """(content start, content end, end) of the last (up to 16) ``<answer>...</answer>`` spans,
+    in order. A tag opened again before it closes starts at the later opening; the last tag may
+    be left open and then runs to the end (generation is often stopped at ``</answer>``)."""
+    opens = [m.span() for m in _TAG_OPEN_RE.finditer(text)]
+    if not opens:
+        return []
+    closes = [m.span() for m in _TAG_CLOSE_RE.finditer(text)]
+    out: list[tuple[int, int, int]] = []
+    c = 0
+    for k, (_o0, o1) in enumerate(opens):
+        while c < len(closes) and closes[c][0] < o1:
+            c += 1  # a close before this opening closes nothing
+        if k + 1 < len(opens) and (c >= len(closes) or opens[k + 1][0] < closes[c][0]):
+            continue  # opened again before it closes
+        if c >= len(closes):
+            out.append((o1, len(text), len(text)))
+            break
+        out.append((o1, closes[c][0], closes[c][1]))
+        c += 1
+    return out[-_MAX_TAGS:]
+
+
+def _from_tags(text: str, tags: list[tuple[int, int, int]], reference: bool) -> _Found:
+    """The answer inside the last tag, read as a text of its own (a box or "The answer is" in
+    it still counts); every tag's answer is a candidate, and tags that state different values
+    are several final answers (``conflicting``)."""
+    inner = [(s, _extract(text[s:e], reference=reference)) for s, e, _end in tags]
+    values = [f[0] for _s, f in inner if f[0]]
+    s, (answer, method, _cands, unclosed_box, end, boxes) = inner[-1]
+    if answer is None:
+        return None, "none", [], unclosed_box, tags[-1][2], ()
+    if method == "boxed" and len({_ws_key(v) for v in values}) <= 1:
+        return answer, "boxed", _cands, unclosed_box, s + end, tuple((c, s + b0, s + b1) for c, b0, b1 in boxes)
+    return answer, "tag", values, unclosed_box, s + end, ()
+
 
 def _extract(text: str, *, reference: bool) -> _Found:
     """(answer, method, candidates, unclosed_box, end of the answer in ``text``, boxes) for an
     already think-stripped text."""
+    if "<" in text:
+        tags = _answer_tags(text)
+        if tags:
+            return _from_tags(text, tags, reference)
     boxes, unclosed_box = _boxed_spans(text)
     kept = [(c, b) for c, b in ((clean_answer(_box_value(text, b)), b) for b in boxes) if c]
     if kept:
@@ -619,7 +670,7 @@ def _extract(text: str, *, reference: bool) -> _Found:
     # matching also lets dotless/dotted I (\u0131, \u0130) stand for "i": the fold maps them too.
     folded = text.casefold().replace("\u0131", "i").replace("\u0307", "")
     for method in order:
-        found: list[tuple[str, int]]
+        found: list[tuple[str, int]] | list[tuple[str, int, int]]
         if method == "final_answer":
             found = _last_marker(_FINAL_RE, text, starts=_FINAL_STARTS) if "final" in folded else []
         elif method == "answer_is":
@@ -636,7 +687,7 @@ def _extract(text: str, *, reference: bool) -> _Found:
             found = [(a, m.end()) for a, m in ((clean_answer(m.group(1)), m) for m in _HASH_RE.finditer(text))
                      if a] if "####" in text else []
         if found:
-            return found[-1][0], method, [a for a, _ in found], unclosed_box, found[-1][1], ()
+            return found[-1][0], method, _marked_run(text, found), unclosed_box, found[-1][1], ()
     stripped = text.strip()
     end = len(text)
     if not stripped or (unclosed_box and not reference):
@@ -655,6 +706,24 @@ def _extract(text: str, *, reference: bool) -> _Found:
     return None, "none", [], unclosed_box, end, ()
 
 
+_RUN_GAP_CHARS = " \t\r\n*_"
+#: marker methods whose answers written one right after another are several final answers
+RUN_METHODS = frozenset({"final_answer", "answer_is", "answer_colon"})
+
+
+def _marked_run(text: str, found: list[tuple[str, int]] | list[tuple[str, int, int]]) -> list[str]:
+    """The answers of the markers written one right after another up to the last one
+    ("Answer: 43\nAnswer: 42": nothing but white space or emphasis between an answer and the
+    next marker), in order; the last answer alone when the one before is further up."""
+    run = [found[-1][0]]
+    for k in range(len(found) - 1, 0, -1):
+        cur, prev = found[k], found[k - 1]
+        if len(cur) < 3 or text[prev[1] : cur[2]].strip(_RUN_GAP_CHARS):  # type: ignore[misc]
+            break
+        run.insert(0, prev[0])
+    return run
+
+
 def _gaps(text: str, boxes: tuple[tuple[str, int, int], ...]) -> tuple[str, ...]:
     out = []
     for (_, _s0, e0), (_, s1, _e1) in itertools.pairwise(boxes):
@@ -666,7 +735,8 @@ def _gaps(text: str, boxes: tuple[tuple[str, int, int], ...]) -> tuple[str, ...]
 def extract_final_answer(response: str, question: str | None = None) -> Extracted:
     """The final answer of a model response.
 
-    Priority: last ``\\boxed{}`` > "final answer is/:" > "the answer is" > an ``Answer:`` /
+    Priority: the last ``<answer>...</answer>`` tag (its content read by these same rules) >
+    last ``\\boxed{}`` > "final answer is/:" > "the answer is" > an ``Answer:`` /
     ``A:`` line > ``**bold**`` in the last three lines > GSM8K ``#### 42`` > the whole
     response when it is one line > the last line of a short (<= 2,000 chars) response.
     Reasoning in ``<think>`` blocks is removed first. With ``question``, ``echo`` tells
