@@ -157,6 +157,8 @@ def test_carriers_located_and_written() -> None:
     mmlu = _load(FIX / "mmlu_pro")
     c = locate(next(r for r in mmlu.responses if r.answer == "B" and "6 / 3" in r.text))
     assert write(c, "not $2 m/s$").endswith("The answer is not $2 m/s$.")
+    twice = r.__class__(**{**{k: getattr(r, k) for k in r.__slots__}, "text": "We count 9.\nAnswer: 9\nAnswer: 9"})
+    assert locate(twice) is None  # a new last line would leave a second, different final answer above it
     long = sol.__class__(**{**{k: getattr(sol, k) for k in sol.__slots__}, "text": (
         "First we count every marble in the jar one by one, carefully listing the colours of all of them. "
         "Then we divide the number of red marbles by the total number of marbles in the jar.\n"

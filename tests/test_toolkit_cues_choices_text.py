@@ -254,3 +254,12 @@ def test_the_unknown_of_solve_for(question: str, unknown: str | None) -> None:
     from verifier_runtime.toolkit.cues import question_cues
 
     assert question_cues(question).unknown == unknown
+
+
+def test_quantity_cue() -> None:
+    assert cues.question_cues("What is the pOH of the solution?").quantity == "pOH"
+    assert cues.question_cues("Calculate the pH of 0.01 M HCl.").quantity == "pH"
+    assert cues.question_cues("What is the value of $K_{sp}$ for AgCl?").quantity == "Ksp"
+    assert cues.question_cues("Find the pKa of the acid.").quantity == "pKa"
+    for q in ("What is the phase of the moon?", "Graph the function.", "What is the KE of the ball?", ""):
+        assert cues.question_cues(q).quantity is None

@@ -248,3 +248,41 @@ def test_an_operation_right_after_a_box_belongs_to_the_answer(text: str, answer:
 )
 def test_a_box_inside_a_larger_expression_is_read_with_it(text: str, answer: str) -> None:
     assert ex.extract_final_answer(text).answer == answer
+
+
+def test_answer_tags() -> None:
+    e = ex.extract_final_answer("<think>6*7</think>\n<answer>\n42\n</answer>")
+    assert (e.answer, e.method, e.conflicting) == ("42", "tag", False)
+    assert ex.extract_final_answer("Working.\n<answer>42").answer == "42"  # left open: runs to the end
+    e = ex.extract_final_answer("<answer>The answer is \\boxed{42}.</answer> Done.")
+    assert e.method == "boxed" and e.answer == "42" and e.boxes[0][1] == len("<answer>The answer is ")
+    assert e.tail.startswith(".</answer>")
+    e = ex.extract_final_answer("An early box \\boxed{40}. <answer>42</answer>")
+    assert (e.answer, e.method) == ("42", "tag")  # the tag is the final answer, over a box in the working
+    e = ex.extract_final_answer("<answer>42</answer>\n<ANSWER>43</ANSWER>")
+    assert (e.answer, e.candidates, e.conflicting) == ("43", ("42", "43"), True)
+    assert not ex.extract_final_answer("<answer>42</answer><answer>42</answer>").conflicting
+    assert ex.extract_final_answer("<answer></answer>").answer is None
+    # opened again before it closes: the later opening starts the tag; a stray close closes nothing
+    assert ex.extract_final_answer("x <answer>a <answer>42</answer>").candidates == ("42",)
+    assert ex.extract_final_answer("</answer> <answer>7</answer> </answer>").answer == "7"
+
+
+def test_answer_tags_scan_is_linear() -> None:
+    from tests.timing import cpu_seconds
+
+    for text in ("<answer>" * 100_000, "</answer>" * 100_000, "<answer>1</answer>" * 50_000):
+        e, dt = cpu_seconds(ex.extract_final_answer, text)
+        assert dt < 0.5 and len(e.candidates) <= 16
+
+
+def test_answer_lines_in_a_row_are_several_final_answers() -> None:
+    e = ex.extract_final_answer("Answer: 43\nAnswer: 42")
+    assert e.candidates == ("43", "42") and e.conflicting
+    e = ex.extract_final_answer("Answer: 43\n\n**Answer: 42**")
+    assert e.conflicting
+    e = ex.extract_final_answer("Answer: 43\nLet me recount: 6*7 = 42.\nAnswer: 42")
+    assert e.candidates == ("42",) and not e.conflicting  # further working between: the last one counts
+    # the second marker inside the first one's answer is no second line
+    e = ex.extract_final_answer("The answer is not among the choices, but the closest answer is 154 hours.")
+    assert not e.conflicting

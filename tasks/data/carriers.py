@@ -82,7 +82,13 @@ def locate(resp: ResponseText, *, kind: str | None = None) -> Carrier | None:
     located with confidence (no marked answer, cut off, a think block, an extraction that
     disagrees with the answer the source records)."""
     from verifier_runtime.limits import RESPONSE_TAIL_CHARS
-    from verifier_runtime.toolkit.extract import MARKER_METHODS, TAIL_CHARS, extract_final_answer, strip_think
+    from verifier_runtime.toolkit.extract import (
+        MARKER_METHODS,
+        RUN_METHODS,
+        TAIL_CHARS,
+        extract_final_answer,
+        strip_think,
+    )
 
     text = resp.text
     if not text or not text.strip() or strip_think(text) != text:
@@ -92,6 +98,8 @@ def locate(resp: ResponseText, *, kind: str | None = None) -> Carrier | None:
         return None
     if ex.method == "boxed" and len({_norm(c) for c in ex.candidates}) > 1:
         return None  # several different boxes: which one (or which union) is final is not clean
+    if ex.method in RUN_METHODS and len(ex.candidates) > 1:
+        return None  # answer lines one right after another: a new last one would be a second final answer
     short = ex.method == "whole" and len(text) <= 300
     if ex.method not in MARKER_METHODS and not short:
         return None

@@ -718,7 +718,7 @@ def _marked_run(text: str, found: list[tuple[str, int]] | list[tuple[str, int, i
     run = [found[-1][0]]
     for k in range(len(found) - 1, 0, -1):
         cur, prev = found[k], found[k - 1]
-        if len(cur) < 3 or text[prev[1] : cur[2]].strip(_RUN_GAP_CHARS):  # type: ignore[misc]
+        if len(cur) < 3 or prev[1] > cur[2] or text[prev[1] : cur[2]].strip(_RUN_GAP_CHARS):  # type: ignore[misc]
             break
         run.insert(0, prev[0])
     return run
