@@ -233,3 +233,14 @@ def test_questions_turned_down_initials_and_conclusions_in_commitments(text: str
 
     c = Triple("Which one? (A) 1 (B) 2 (C) 3 (D) 4", "B", text).commitment
     assert (c.answer, c.reason) == (answer, reason)
+
+
+def test_value_lines_under_a_marker() -> None:
+    from verifier_runtime.toolkit.commit import final_commitment
+
+    c = final_commitment("Answer:\n42\n43")
+    assert c.candidates == ("42", "43") and c.joiner == "and"
+    assert final_commitment("The answer is:\n1. 42\n2. 43").candidates == ("42", "43")
+    assert final_commitment("Answer:\n42\n\nBecause 6*7 = 42.").candidates == ("42",)  # a blank line ends it
+    assert final_commitment("Answer: 42\nSix sevens make it.").candidates == ("42",)  # prose is no value
+    assert final_commitment("\\boxed{42}\n43").candidates == ("42",)  # a box is read by its own rules

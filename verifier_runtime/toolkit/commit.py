@@ -29,7 +29,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from verifier_runtime.toolkit.extract import Extracted, clean_answer, extract_final_answer, find_boxed
+from verifier_runtime.toolkit.extract import (
+    RUN_METHODS,
+    Extracted,
+    clean_answer,
+    extract_final_answer,
+    find_boxed,
+)
 from verifier_runtime.toolkit.text import CaseFolded, fold_in_place
 
 __all__ = ["Commitment", "commitment_of", "final_commitment", "final_statement", "option_marker", "split_candidates",
@@ -710,6 +716,8 @@ def _commitment(ex: Extracted) -> Commitment:
             answer = affirmed
         text = answer
         listed = _option_list(answer, ex.tail) if ex.method != "boxed" and not why else ()
+        if not listed and not why and ex.method in RUN_METHODS and ex.tail:
+            listed = _value_lines(answer, ex.tail)
         if listed:
             items, joiner, hedged, text = listed, "and", False, ", ".join(listed)
         else:
@@ -868,6 +876,38 @@ def _option_list(answer: str, tail: str) -> tuple[str, ...]:
             break
         seen.add(letter)
         items.append(line.strip().rstrip(".;, "))
+    return tuple(items) if len(items) > 1 else ()
+
+
+_LIST_BULLET_RE = re.compile(r"^\s*+(?:[-*\u2022]|\(?\d{1,2}[.)])\s++")
+_MAX_VALUE_LINES = 8
+_MAX_VALUE_LINE_CHARS = 24
+
+
+def _bare_value(line: str) -> str | None:
+    """A line that holds one number and nothing else (a list bullet and math delimiters aside)."""
+    from verifier_runtime.toolkit.numbers import parse_number
+
+    v = clean_answer(_LIST_BULLET_RE.sub("", line, count=1))
+    if not v or len(v) > _MAX_VALUE_LINE_CHARS or parse_number(v) is None:
+        return None
+    return v
+
+
+def _value_lines(answer: str, tail: str) -> tuple[str, ...]:
+    """R2.3: numbers one per line right under a marked answer ("Answer:\n42\n43", "The answer
+    is:\n1. 42\n2. 43"): each line a value of the answer, when there are several; else ``()``.
+    The answer must close its own line, and a blank line ends the list."""
+    first = _bare_value(answer)
+    lines = tail.split("\n", _MAX_VALUE_LINES + 1)
+    if first is None or len(lines) < 2 or lines[0].strip(" \t.;,*"):
+        return ()
+    items = [first]
+    for line in lines[1:_MAX_VALUE_LINES + 1]:
+        v = _bare_value(line) if line.strip() else None
+        if v is None:
+            break
+        items.append(v)
     return tuple(items) if len(items) > 1 else ()
 
 

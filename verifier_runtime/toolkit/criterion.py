@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from verifier_runtime.toolkit._memo import memoize_text
-from verifier_runtime.toolkit.choices import LETTERS, letter_and_text, parse_choice
+from verifier_runtime.toolkit.choices import LETTERS, letter_and_text, parse_choice, parse_options
 from verifier_runtime.toolkit.commit import Commitment, option_marker, split_candidates, strip_label
 from verifier_runtime.toolkit.compare import Answer, compare_answers, parse_answer
 from verifier_runtime.toolkit.cues import QUANTITY_SYMBOL, Cues, quantity_symbol
@@ -974,11 +974,39 @@ def _squash(s: str) -> str:
 _MAX_RESTATEMENT_CHARS = 200
 
 
+_PLAIN_MATH_TOKEN_RE = re.compile(r"[\w.+\-*/^()!\u00d7\u00f7\u00b7\u2212]+")
+_PLAIN_OPERATOR_CHARS = frozenset("+-*/^!\u00d7\u00f7\u00b7\u2212")
+
+
+def _plain_expressions(question: str) -> list[str]:
+    """The expressions a question without math delimiters writes in its prose: runs of words
+    made of digits and operators ("Compute 6 * 7." -> ``6 * 7``), or single letters between them."""
+    runs: list[str] = []
+    cur: list[str] = []
+    for word in question.split():
+        w = word.strip(",;:?")
+        if w and _PLAIN_MATH_TOKEN_RE.fullmatch(w) and (
+                len(w) == 1 or any(ch.isdigit() or ch in _PLAIN_OPERATOR_CHARS for ch in w)):
+            cur.append(w)
+            continue
+        if cur:
+            runs.append(" ".join(cur))
+            cur = []
+    if cur:
+        runs.append(" ".join(cur))
+    return [r for r in runs if any(ch in _PLAIN_OPERATOR_CHARS for ch in r)]
+
+
 @memoize_text(maxsize=1024, max_chars=20_000)
 def _question_spans(question: str) -> tuple[str, ...]:
-    """The question's math spans, whitespace removed (the whole question when it has none)."""
+    """The question's math spans, whitespace removed (the whole question when it has none,
+    and then the expressions its prose writes too, unless it lists options)."""
     spans = [next(g for g in m.groups() if g is not None) for m in _MATH_SPAN_RE.finditer(question)]
-    return tuple(_squash(sp) for sp in (spans or [question]))
+    if spans:
+        return tuple(_squash(sp) for sp in spans)
+    if parse_options(question):
+        return (_squash(question),)  # the options' texts are the answers offered, not expressions to evaluate
+    return tuple(_squash(sp) for sp in [question, *_plain_expressions(question)])
 
 
 def is_restatement(answer: str, reference: str, question: str) -> bool:

@@ -719,7 +719,7 @@ def _marked_run(text: str, found: list[tuple[str, int]] | list[tuple[str, int, i
     for k in range(len(found) - 1, 0, -1):
         cur, prev = found[k], found[k - 1]
         if len(cur) < 3 or prev[1] > cur[2] or text[prev[1] : cur[2]].strip(_RUN_GAP_CHARS):  # type: ignore[misc]
-            break
+            break  # (sentences in a row are not read as a run: "... is boundary checks. The answer is (G).")
         run.insert(0, prev[0])
     return run
 
