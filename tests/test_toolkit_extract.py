@@ -286,3 +286,15 @@ def test_answer_lines_in_a_row_are_several_final_answers() -> None:
     # the second marker inside the first one's answer is no second line
     e = ex.extract_final_answer("The answer is not among the choices, but the closest answer is 154 hours.")
     assert not e.conflicting
+
+
+def test_json_answer() -> None:
+    e = ex.extract_final_answer('{"reasoning": "6*7 = 42", "answer": 43}')
+    assert (e.answer, e.method) == ("43", "json")
+    assert ex.extract_final_answer('```json\n{"Final_Answer": "The answer is 42."}\n```').answer == "42"
+    assert ex.extract_final_answer('{"answer": true}').answer == "True"
+    assert ex.extract_final_answer('{"answer": ""}').answer is None
+    # not one object with an answer: read as any text
+    for text in ('{"result": 42}', '{"answer": [1, 2]} and more', '{not json: 42}', '{"answer": {"x": 1}}'):
+        assert ex.extract_final_answer(text).method != "json", text
+    assert ex.extract_final_answer("{" * 50_000 + "}" * 50_000).method != "json"  # too long or too deep: no raise

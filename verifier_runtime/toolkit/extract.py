@@ -22,9 +22,9 @@ from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.numbers import SCALE_WORD_PATTERN
 from verifier_runtime.toolkit.text import _as_str, fold_in_place, normalize_text
 
-METHODS = ("tag", "boxed", "final_answer", "answer_is", "bold", "hash", "answer_colon", "last_line", "whole", "none")
+METHODS = ("tag", "json", "boxed", "final_answer", "answer_is", "bold", "hash", "answer_colon", "last_line", "whole", "none")
 # Methods that rest on an explicit answer marker written by the model.
-MARKER_METHODS = frozenset({"tag", "boxed", "final_answer", "answer_is", "bold", "hash", "answer_colon"})
+MARKER_METHODS = frozenset({"tag", "json", "boxed", "final_answer", "answer_is", "bold", "hash", "answer_colon"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -650,6 +650,44 @@ def _from_tags(text: str, tags: list[tuple[int, int, int]], reference: bool) -> 
     return answer, "tag", values, unclosed_box, s + end, ()
 
 
+# ---------------------------------------------------------------- a JSON object with an answer
+_JSON_FENCE_RE = re.compile(r"^```(?:json)?[ \t]*\n(?P<body>.*)\n[ \t]*```$", re.DOTALL | re.IGNORECASE)
+_JSON_ANSWER_KEYS = ("final_answer", "answer", "final answer")
+_MAX_JSON_CHARS = 20_000
+
+
+def _json_answer(text: str) -> str | None:
+    """The answer of a response that is one JSON object (optionally in a code fence) with an
+    ``answer`` or ``final_answer`` key (any case): its value as text; ``None`` otherwise (not
+    JSON, no such key, or a value that is no string, number or boolean)."""
+    import json
+
+    body = text.strip()
+    if len(body) > _MAX_JSON_CHARS:
+        return None
+    fence = _JSON_FENCE_RE.match(body)
+    if fence:
+        body = fence.group("body").strip()
+    if not (body.startswith("{") and body.endswith("}")):
+        return None
+    try:
+        obj = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(obj, dict):
+        return None
+    keys = {k.lower(): k for k in obj if isinstance(k, str)}
+    for key in _JSON_ANSWER_KEYS:
+        if key in keys:
+            value = obj[keys[key]]
+            if isinstance(value, bool):
+                return "True" if value else "False"
+            if isinstance(value, (int, float, str)):
+                return str(value)
+            return None
+    return None
+
+
 def _extract(text: str, *, reference: bool) -> _Found:
     """(answer, method, candidates, unclosed_box, end of the answer in ``text``, boxes) for an
     already think-stripped text."""
@@ -657,6 +695,14 @@ def _extract(text: str, *, reference: bool) -> _Found:
         tags = _answer_tags(text)
         if tags:
             return _from_tags(text, tags, reference)
+    if not reference and "{" in text and text.lstrip()[:1] in "{`":
+        value = _json_answer(text)
+        if value is not None:
+            inner = _extract(value, reference=False) if value.strip() else (None,)
+            answer = inner[0]
+            if answer is None:
+                return None, "none", [], False, len(text), ()
+            return answer, "json", [answer], False, len(text), ()
     boxes, unclosed_box = _boxed_spans(text)
     kept = [(c, b) for c, b in ((clean_answer(_box_value(text, b)), b) for b in boxes) if c]
     if kept:
@@ -736,6 +782,7 @@ def extract_final_answer(response: str, question: str | None = None) -> Extracte
     """The final answer of a model response.
 
     Priority: the last ``<answer>...</answer>`` tag (its content read by these same rules) >
+    the ``answer`` of a response that is one JSON object >
     last ``\\boxed{}`` > "final answer is/:" > "the answer is" > an ``Answer:`` /
     ``A:`` line > ``**bold**`` in the last three lines > GSM8K ``#### 42`` > the whole
     response when it is one line > the last line of a short (<= 2,000 chars) response.
