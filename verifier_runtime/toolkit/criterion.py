@@ -1749,6 +1749,13 @@ _REPORTED_RE = re.compile(
     r"claimed|suggest|suggests)\b",
     re.IGNORECASE,
 )
+# a belief the response held before and gave up ("43, though I initially thought 42")
+_SUPERSEDED_RE = re.compile(
+    r"\b(?:i|we)\s++(?:had\s++|first\s++|initially\s++|originally\s++|mistakenly\s++|wrongly\s++)?"
+    r"(?:thought|guessed|assumed|believed|expected)\b"
+    r"|\b(?:my|our)\s++(?:first|initial|original|earlier)\s++(?:guess|answer|thought|estimate)\b",
+    re.IGNORECASE,
+)
 _CONTRAST_RE = re.compile(r"\b(?:but|however|whereas|although|though)\b[^.]{0,300}?\b(?:in\s+fact|actually|really|was|is)\b",
                           re.IGNORECASE)
 
@@ -1804,13 +1811,17 @@ def _committed_near(text: str, alias: str) -> bool:
     if aside and alias.lower() not in aside.group(0).lower():
         after = after[aside.end():]  # "42 (not 43)": another value excluded beside the answer
     window = " ".join(before.split()[-_WINDOW_BEFORE:] + after.split()[:_WINDOW_AFTER])
-    if _NOT_COMMITTED_RE.search(window) or _REPORTED_RE.search(" ".join(before.split()[-_WINDOW_BEFORE:])):
+    lead = " ".join(before.split()[-_WINDOW_BEFORE:])
+    if _NOT_COMMITTED_RE.search(window) or _REPORTED_RE.search(lead) or _SUPERSEDED_RE.search(lead):
         return False
     # "..., but it was in fact Petra": a contrast after the mention moves the answer elsewhere
     return not _CONTRAST_RE.search(" ".join(after.split()[:12]))
 
 
 _REF_TOKEN = "\u2063REF\u2063"  # stands for the reference inside an answer split into items
+
+
+_NUMERIC_START_RE = re.compile(r"[-+\u2212]?\$?\d")
 
 
 def _has_peer(answer: str, alias: str, question: str) -> bool:
@@ -1826,8 +1837,11 @@ def _has_peer(answer: str, alias: str, question: str) -> bool:
         return False
     joined = [p for p in _PEER_SPLIT_RE.split(text) if p and p.strip()]
     parts = [q for p in joined for q in _LIST_COMMA_SPLIT_RE.split(p) if q and q.strip()]
-    # one comma is an apposition ("Paris, France"); "and"/"or", or three items in a row, make a list
-    if len(joined) < 2 and len(parts) < 3:
+    # one comma is an apposition ("Paris, France"); "and"/"or", or three items in a row, make a
+    # list, and so do two quantities ("42 apples, 43 pears" for the number 42)
+    if len(joined) < 2 and len(parts) < 3 and not (
+            len(parts) == 2 and "(" not in text and _NUMERIC_START_RE.match(alias)
+            and all(_NUMERIC_START_RE.match(p.strip().replace(_REF_TOKEN, alias)) for p in parts)):
         return False
     na = normalize_text(alias)
     # the reference is one item ("Smell" in "ISO 3166-1, Smell (disambiguation), Bill Haley")
