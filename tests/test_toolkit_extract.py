@@ -298,3 +298,12 @@ def test_json_answer() -> None:
     for text in ('{"result": 42}', '{"answer": [1, 2]} and more', '{not json: 42}', '{"answer": {"x": 1}}'):
         assert ex.extract_final_answer(text).method != "json", text
     assert ex.extract_final_answer("{" * 50_000 + "}" * 50_000).method != "json"  # too long or too deep: no raise
+
+
+def test_space_commands_and_invisible_characters() -> None:
+    assert ex.clean_answer("42\\,") == "42" and ex.clean_answer("\\frac{1}{2}\\;.") == "\\frac{1}{2}"
+    assert ex.clean_answer("42,") == "42" and ex.clean_answer("a\\\\,") == "a\\\\"  # a line break stays
+    assert ex.extract_final_answer("$\\boxed{42\\,}$").answer == "42"
+    assert ex.extract_final_answer("Answer: 4\u200b2").answer == "42"
+    assert ex.extract_reference("\ufeff42").answer == "42"
+    assert ex.extract_final_answer("Answer: \u0915\u094d\u200d\u0937").answer == "\u0915\u094d\u200d\u0937"  # joiners stay

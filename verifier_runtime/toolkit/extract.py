@@ -63,6 +63,9 @@ class Extracted:
 
 
 _NONE = Extracted(None, "none")
+# characters that show nothing and join nothing: zero-width space, word joiner, byte-order mark,
+# soft hyphen ("4\u200b2" is 42); the joiners of scripts and emoji (U+200C, U+200D) stay
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u2060\ufeff\u00ad"))
 #: how much text after the final answer is kept for the commitment analysis (retractions)
 TAIL_CHARS = 1_200
 #: how much of the text between two boxes is kept (a connective such as " or " is short)
@@ -315,11 +318,23 @@ def clean_answer(raw: str) -> str:
 _WRAPPER_FIRST = "$\\*_`"  # the first characters of every wrapper, of a command and of \displaystyle
 
 
+def _rstrip_punct(s: str) -> str:
+    """``s.rstrip(_TRAIL_PUNCT)``, except that a LaTeX space command (``\\,``, ``\\;``, ``\\:``)
+    at the end goes whole: "42\\," is 42, not "42\\"."""
+    while s and s[-1] in _TRAIL_PUNCT:
+        if len(s) >= 2 and s[-2] == "\\" and (len(s) < 3 or s[-3] != "\\"):
+            s = s[:-2].rstrip()
+        else:
+            s = s[:-1]
+    return s
+
+
 def _cleaned(s: str) -> str:
     """:func:`clean_answer`'s rounds on a stripped string (the long way)."""
     for _ in range(_MAX_CLEAN_ROUNDS):
         old = s
-        s = s.strip().rstrip(_TRAIL_PUNCT).strip()
+        s = s.strip()
+        s = (_rstrip_punct(s) if "\\" in s[-8:] else s.rstrip(_TRAIL_PUNCT)).strip()
         if s.startswith("\\displaystyle"):
             s = s[len("\\displaystyle") :]
         if s.count("**") % 2 == 1:  # a dangling bold marker left by the answer marker's line
@@ -793,6 +808,8 @@ def extract_final_answer(response: str, question: str | None = None) -> Extracte
     s = _as_str(response)
     if s is None:
         return _NONE
+    if not s.isascii():
+        s = s.translate(_INVISIBLE)
     text, open_think = _strip_think(s)
     if open_think and not text:
         return Extracted(None, "none", truncated=True)
@@ -815,7 +832,7 @@ def extract_reference(reference: str) -> Extracted:
     s = _as_str(reference)
     if s is None:
         return _NONE
-    text = s.strip()
+    text = (s if s.isascii() else s.translate(_INVISIBLE)).strip()
     if len(text) > RESPONSE_TAIL_CHARS:
         text = text[-RESPONSE_TAIL_CHARS:]
     answer, method, candidates, unclosed_box, _end, boxes = _extract(text, reference=True)
