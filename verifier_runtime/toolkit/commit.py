@@ -84,14 +84,19 @@ _EMPTY = Commitment(None, ())
 # ---------------------------------------------------------------- retractions
 # A strong marker withdraws what came before it; the answer after it (if any) is committed.
 _STRONG_RE = re.compile(
-    r"\b(?:wait|hold\s+on|hmm+|oh|oops|actually|sorry|no)[\s,.!:;\u2014\u2013-]*no\b(?!\s+(?:doubt|problem|need))"
+    r"\b(?:wait|hold\s+on|hmm+|oh|oops|actually|sorry|eh|uh|um+|er+|no)[\s,.!:;\u2014\u2013-]*no\b(?!\s+(?:doubt|problem|need))"
     r"|\bno[\s,.!:;\u2014\u2013-]+wait\b"
     r"|\bno(?<![:=]\sno)(?<![:=*]no)(?<!\bis\sno)(?<!\bwas\sno)[,.!:;]\s*(?=(?:it'?s|it\s+is|the\s+(?:correct\s+|right\s+|final\s+)?answer)\b)"
     r"|\bthat(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+(?:right|correct))"
     r"|\bthat\s+(?:can'?t|cannot|can\s+not)\s+be\s+(?:right|correct)"
     r"|\bi\s+made\s+(?:a|an)\s+(?:\w+\s+)?(?:mistake|error)\b|\bcorrection\s*:|\bscratch\s+that\b"
     r"|\bsorry\s*[,:;\u2014\u2013-]|\bon\s+second\s+thought\b|\blet\s+me\s+(?:correct|recompute|redo|recalculate|reconsider)\b"
-    r"|\bmy\s+(?:mistake|bad|error)\b|\bi\s+was\s+wrong\b|\bor\s+rather\b|\bmake\s+that\b|\bi\s+mean\b",
+    r"|\bmy\s+(?:mistake|bad|error)\b|\bi\s+was\s+wrong\b|\bor\s+rather\b|\bmake\s+that\b|\bi\s+mean\b"
+    # "Paris. Just kidding, Lyon.", "I take that back", "Disregard that.", "Oops, 43", "Nope: 43"
+    r"|\b(?:just|only)\s+kidding\b|\bj/?k\b|\bi\s+take\s+(?:that|it)\s+back\b|\bnever\s*mind(?=\s*+[,.;:!\u2014\u2013-])|\bi\s+misspoke\b"
+    r"|\b(?:disregard|ignore|strike|forget)\s+(?:that|this|the\s+above|my\s+(?:previous|last|earlier)\s+answer)"
+    r"(?=\s*+(?:[.!,;:\u2014\u2013-]|$))|\boops\b|\bnope\b|\bcorrection\s*[\u2014\u2013-]|\bnot\s+quite\s*[,.;:!\u2014]"
+    r"|\b(?:revised|corrected|updated)\s+answer\s*[:\u2014\u2013-]",
     re.IGNORECASE,
 )
 # "12 apples? No.": a candidate put as a question, then turned down (not "Is 91 prime? No."). Its own
@@ -107,11 +112,14 @@ def _asked_before(text: str, end: int) -> bool:
     start = max(text.rfind(c, 0, end) for c in ".!?\n:") + 1
     return bool(_ASKED_RE.match(text[start:end].lstrip()))
 # A soft marker ("actually", "wait") changes the answer only when a new one follows at once.
-_SOFT_RE = re.compile(r"\b(?:actually|wait|hmm+|instead|rather)\b", re.IGNORECASE)
+_SOFT_RE = re.compile(r"\b(?:actually|wait|hmm+|instead|rather|hold\s+on|on\s+(?:further\s+)?reflection|"
+                      r"thinking\s+(?:about\s+it\s+)?again|(?:on\s+)?second\s+thoughts?)\b", re.IGNORECASE)
 # One scan for the words every correction starts with; text without them has no correction.
 _ANY_MARKER_RE = re.compile(
     r"\b(?:wait|actually|sorry|no|that|i\s+made|correction|scratch|on\s+second|let\s+me|my\s+(?:mistake|bad|error)|"
-    r"i\s+was\s+wrong|or\s+rather|make\s+that|i\s+mean|instead|rather|hmm+|oh|oops|hold\s+on)\b",
+    r"i\s+was\s+wrong|or\s+rather|make\s+that|i\s+mean|instead|rather|hmm+|oh|oops|hold\s+on|eh|uh|um+|er+|"
+    r"just|only|j/?k|i\s+take|never|i\s+misspoke|disregard|ignore|strike|forget|nope|not\s+quite|on|thinking|second|"
+    r"revised|corrected|updated)\b",
     re.IGNORECASE,
 )
 _STRONG, _SOFT, _ANY_MARKER = CaseFolded(_STRONG_RE), CaseFolded(_SOFT_RE), CaseFolded(_ANY_MARKER_RE)
