@@ -859,12 +859,22 @@ def option_marker(line: str) -> str | None:
     return (m.group(1) or m.group(2)) if m else None
 
 
+_MAX_LISTED_OPTION_WORDS = 6
+
+
 def _option_list(answer: str, tail: str) -> tuple[str, ...]:
     """The options an answer lists, each with its text (``("(B): x", "(D): y")``), when it lists
     more than one; else ``()``. The lines after the answer count while each starts with another
     option marker (the rest of the answer's own line may only close the sentence)."""
     first = option_marker(answer)
     if first is None:
+        bare = answer.strip("() ")
+        if len(bare) == 1 and "A" <= bare <= "J" and tail.startswith("\n"):
+            # "The answer is B.\nC. green": another option written on the very next line
+            nxt = tail.split("\n", 2)[1]
+            letter = option_marker(nxt)
+            if letter is not None and letter != bare and len(nxt.split()) <= _MAX_LISTED_OPTION_WORDS:
+                return (answer, nxt.strip().rstrip(".;, "))
         return ()
     parts = [p.strip() for p in _INLINE_MARK_RE.split(answer)]
     letters = [option_marker(p) for p in parts]
