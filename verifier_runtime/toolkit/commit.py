@@ -230,7 +230,8 @@ _SUBJECT_NEGATED_RE = re.compile(
 )
 _MAX_NEGATED_WORDS = 4
 # x \neq 3, x != 3, x ≠ 3: the answer only excludes a value
-_NOT_EQUAL_RE = re.compile(r"^\s*+\$?\s*+[A-Za-z](?:_\{?\w{1,3}\}?)?\s*(?:\\neq?|\\ne\b|!=|\u2260)\s*(?P<v>[^$]+?)\s*\$?\s*$")
+_NOT_EQUAL_RE = re.compile(r"^\s*+\$?\s*+[A-Za-z](?:_\{?\w{1,3}\}?)?\s*(?:\\neq?|\\ne\b|!=|\u2260|\\notin\b|\u2209)"
+                           r"\s*(?P<v>[^$]+?)\s*\$?\s*$")  # also "x \notin \{1, 2\}"
 _AFFIRM_LEAD_RE = re.compile(
     r"^(?:but\s+|rather\s+|instead\s+|so\s+|thus\s+|hence\s+|therefore\s+)?(?:(?:the\s+(?:final\s+|correct\s+)?answer|it|this|that)\s*"
     r"(?:is|'s|was|must\s+be|should\s+be)\s+|it'?s\s+)?",
@@ -246,7 +247,7 @@ _MAX_NEGATION_WORDS = 40
 def _negations(answer: str) -> tuple[str | None, list[str], str]:
     """(the affirmed answer, the negated values, reason) of a short final answer."""
     low = answer.lower()
-    if "\\ne" in answer or "!=" in answer or "\u2260" in answer:
+    if "\\n" in answer or "!=" in answer or "\u2260" in answer or "\u2209" in answer:
         m = _NOT_EQUAL_RE.match(answer)
         if m:
             return None, [clean_answer(m.group("v"))], "negation:only_negated"
@@ -428,6 +429,21 @@ def _value_like(part: str) -> bool:
 _QUESTIONED_RE = re.compile(r"^\s*+([^?\n]{1,40}?)\s*+\?\s++(?:or\s+)?([^?\n]{1,40}?)\s*+\?\s*+$", re.IGNORECASE)
 
 
+_MAX_ASKED = 8
+
+
+def _asked_candidates(text: str) -> tuple[str, ...]:
+    """"42? 43? 44?": three or more candidates, each only asked (two are read by _QUESTIONED_RE)."""
+    pieces = text.strip().split("?")
+    if pieces[-1].strip() or not 3 < len(pieces) <= _MAX_ASKED + 1:
+        return ()
+    items = [clean_answer(p.strip().removeprefix("or ").strip()) for p in pieces[:-1]]
+    if any(not it or len(it) > 40 or "\n" in it for it in items):
+        return ()
+    distinct = _distinct(tuple(items))
+    return distinct if len(distinct) > 1 else ()
+
+
 def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[str, ...], str, bool]:
     """``(candidates, joiner, hedged)`` of one final answer text.
 
@@ -446,6 +462,9 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
             a, b = clean_answer(q.group(1)), clean_answer(q.group(2))
             if a and b and _key(a) != _key(b):
                 return (a, b), "or", True
+        asked = _asked_candidates(text)
+        if asked:
+            return asked, "or", True
     low = text.lower()
     if len(text) > _MAX_LIST_CHARS and not any(w in low for w in _HEDGE_LEADS):
         return (text,), "single", False  # a paragraph is not a list of values
