@@ -177,6 +177,31 @@ def _value_after(segment: str, *, bare: bool) -> str | None:
     return value
 
 
+_STATEMENT_WORDS = frozenset({
+    "is", "are", "was", "were", "be", "been", "am", "seems", "looks", "holds", "works", "right", "correct", "wrong",
+    "fine", "true", "false", "sure", "not", "no", "yes", "i", "i'm", "we", "it", "it's", "that", "that's", "this",
+    "they", "you", "there", "let", "let's", "check", "nice", "good", "great", "interesting",
+})
+_OPTION_LETTER_ONLY_RE = re.compile(r"^\(?[A-J]\)?$")
+
+
+def _soft_bare_value(segment: str, original: str | None) -> str | None:
+    """After a soft correction, a short value standing alone to the end of its line ("B.
+    Actually, D.", "75 km/h. Actually 80 km/h."): the new answer, when it is of the original's
+    kind (a letter for a letter, a number for a number, words for words) and no statement."""
+    m = _BARE_VALUE_RE.match(segment[:120])
+    value = clean_answer(m.group("v")) if m else ""
+    words = value.lower().split()
+    if not value or len(words) > 3 or any(w.strip(",.!;:") in _STATEMENT_WORDS for w in words):
+        return None
+    if original:
+        if bool(_OPTION_LETTER_ONLY_RE.match(original.strip())) != bool(_OPTION_LETTER_ONLY_RE.match(value)):
+            return None
+        if bool(_HAS_MATH_RE.search(value)) != bool(_HAS_MATH_RE.search(original)):
+            return None
+    return value
+
+
 def _like(value: str, original: str | None) -> bool:
     """A replacement of the same broad kind as the original (a number for a number, words for words)."""
     if not original:
@@ -200,7 +225,10 @@ def _apply_corrections(answer: str | None, text: str) -> tuple[str | None, list[
     current, retracted, reason = answer, [], ""
     for k, (_start, end, strong) in enumerate(marks):
         nxt = marks[k + 1][0] if k + 1 < len(marks) else len(text)
-        value = _value_after(text[end:nxt] if strong else text[end : min(nxt, end + 120)], bare=strong)
+        segment = text[end:nxt] if strong else text[end : min(nxt, end + 120)]
+        value = _value_after(segment, bare=strong)
+        if value is None and not strong:
+            value = _soft_bare_value(segment, current or answer)
         if value is not None and value.lower().startswith("not "):
             value = None
         if value is not None and _like(value, current or answer):
