@@ -392,6 +392,54 @@ def _echoed(x: Any) -> bool:
     return info is not None and info.method in ("whole", "last_line") and bool(x.question) and info.echo
 
 
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_MONTH_RE = (r"(?P<{0}>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+             r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_DATE_RE = re.compile(
+    r"\b(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s++(?:of\s++)?" + _MONTH_RE.format("m1") + r"\.?,?\s++(?P<y1>\d{3,4})\b"
+    r"|\b" + _MONTH_RE.format("m2") + r"\.?\s++(?P<d2>\d{1,2})(?:st|nd|rd|th)?,?\s++(?P<y2>\d{3,4})\b"
+    r"|\b(?P<y3>\d{4})-(?P<m3>\d{2})-(?P<d3>\d{2})\b",
+    re.IGNORECASE,
+)
+_DATE_WORDS = tuple(m[:3] for m in _MONTHS)
+
+
+def full_dates(text: str) -> set[tuple[int, int, int]]:
+    """The full dates a text writes, as (year, month, day): "21 July 1979", "July 21, 1979",
+    "1979-07-21" (day and month both present; a year alone is no full date)."""
+    if not text or not any(ch.isdigit() for ch in text):
+        return set()
+    low = text.lower()
+    if "-" not in text and not any(m in low for m in _DATE_WORDS):
+        return set()
+    out: set[tuple[int, int, int]] = set()
+    for m in _DATE_RE.finditer(text):
+        if m.group("y3"):
+            y, mo, d = int(m.group("y3")), int(m.group("m3")), int(m.group("d3"))
+        else:
+            name = (m.group("m1") or m.group("m2")).lower()
+            mo = next(k for k, full in enumerate(_MONTHS, 1) if full.startswith(name[:3]))
+            y, d = int(m.group("y1") or m.group("y2")), int(m.group("d1") or m.group("d2"))
+        if 1 <= mo <= 12 and 1 <= d <= 31:
+            out.add((y, mo, d))
+    return out
+
+
+def date_conflicts(answer: str, reference: str) -> bool:
+    """R6.4: the reference (or one of its aliases) is a full date and the answer writes full
+    dates of that year, none of them the reference's: "July 10, 1979" does not answer
+    ``1979/21 July 1979``, although it holds the year. (A date of another year is left to the
+    other aliases: ``2018/March 12, 2013`` names two events.)"""
+    ref_dates = full_dates(reference)
+    if not ref_dates:
+        return False
+    ans_dates = full_dates(answer)
+    years = {y for y, _m, _d in ref_dates}
+    same_year = {d for d in ans_dates if d[0] in years}
+    return bool(same_year) and same_year.isdisjoint(ref_dates)
+
+
 def reference_stated(x: Any, phrase: str, answer: str | None = None) -> bool:
     """R6.4: ``phrase`` (a reference or one of its aliases) is the answer the response states:
     in a short answer not negated or offered beside a peer; in a paragraph, in its first or last
@@ -404,6 +452,8 @@ def reference_stated(x: Any, phrase: str, answer: str | None = None) -> bool:
     if _has_peer(a, phrase, x.question or ""):
         return False
     if name_extended(a, phrase):
+        return False
+    if date_conflicts(a, x.ref or ""):
         return False
     return bool(_stated_in(a, phrase))
 
@@ -1659,6 +1709,8 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
             return Judgment(True, "equal:identifier")
         if ia.text != ir.text and ia.text.casefold() == ir.text.casefold() and any(ch.isalpha() for ch in ia.text):
             return Judgment(False, "differ:case")  # C1CCCCC1 is not c1ccccc1; Co is not CO
+    if date_conflicts(answer, ref):
+        return Judgment(False, "differ:date")  # "July 10, 1979" for 21 July 1979, whatever year they share
     aliases = reference_aliases(ref, x.question if x is not None else "")
     case_miss = False
     for alias in aliases:
