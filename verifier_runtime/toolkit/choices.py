@@ -16,7 +16,7 @@ import re
 from verifier_runtime.limits import MAX_ANSWER_CHARS, MAX_QUESTION_CHARS, check_deadline
 from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.extract import clean_answer
-from verifier_runtime.toolkit.text import _as_str, normalize_text
+from verifier_runtime.toolkit.text import _as_str, marker_matches, normalize_text
 
 LETTERS = "ABCDEFGHIJ"
 _MIN_OPTIONS = 2
@@ -36,9 +36,21 @@ _INLINE_RE = re.compile(r"(?:(?<=[\s,;:])|^)(?P<L>[A-J])[ \t]*[.):：](?=[ \t])"
 # The letter comes first and the look back after it ("(?<!\w)[Aa]" written the other way round):
 # a pattern that starts with its letters is searched for them, not tried at every position.
 _FIRST_MARKER_RE = re.compile(r"[Aa](?<!\w.)(?:\*\*)?[ \t]*[.)\]:\uff1a]")
+# the same marker, one pattern for each case of its letter: a pattern that starts with one literal
+# character is scanned for it at once, where a class ("[Aa]") is tested character by character
+_FIRST_MARKER_CASES = tuple(re.compile(letter + _FIRST_MARKER_RE.pattern.removeprefix("[Aa]")) for letter in "aA")
+
+
+def _first_marker(text: str) -> int:
+    """Where ``_FIRST_MARKER_RE.search(text)`` begins, or -1: the first match of either case."""
+    found = [m.start() for m in (rx.search(text) for rx in _FIRST_MARKER_CASES) if m is not None]
+    return min(found) if found else -1
+
+
 _BARE_INLINE_RE = re.compile(r"(?P<L>[A-J])(?<=[ \t][A-J])[.)](?=[ \t]+\S)")  # the letter first: scanned for fast
 _AFTER_QUESTION_RE = re.compile(r"[?:][ \t]*$")
 _KEYWORD_RE = re.compile(r"\b(?:answer\s+choices|options|choices)\b\s*[:：]?", re.IGNORECASE)
+_KEYWORD_STARTS = ("answer", "options", "choices")  # the words every match begins with
 
 
 def _chain(markers: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
@@ -131,12 +143,12 @@ def _parse_options(question: str) -> dict[str, str]:
         return {}
     if len(text) > MAX_QUESTION_CHARS:
         text = text[-MAX_QUESTION_CHARS:]
-    first = _FIRST_MARKER_RE.search(text)
-    if first is None:
+    first = _first_marker(text)
+    if first < 0:
         return {}
     # A run starts at an "A" marker, and none starts before the line of the first possible one;
     # markers of later letters further up can never join a run. Scan from that line on.
-    start = text.rfind("\n", 0, first.start()) + 1
+    start = text.rfind("\n", 0, first) + 1
     best: tuple[int, int, dict[str, str]] = (0, -1, {})
     layouts: list[list[tuple[int, int, int]]] = [_markers(_LINE_RE, text, pos=start),
                                                  _markers(_LINE_LOWER_RE, text, pos=start)]
@@ -145,7 +157,7 @@ def _parse_options(question: str) -> dict[str, str]:
     upper = [m for m in paren if text[m[1] + 1].isupper()]
     lower = [m for m in paren if text[m[1] + 1].islower()]
     layouts += [upper, lower]
-    keywords = list(_KEYWORD_RE.finditer(text))
+    keywords = marker_matches(_KEYWORD_RE, text, _KEYWORD_STARTS)
     if keywords:
         kw = keywords[-1]  # the last "Options:" / "Answer choices:" heads the list
         layouts.append(_markers(_INLINE_RE, text[kw.end() :], kw.end()))

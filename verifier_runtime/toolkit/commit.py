@@ -387,7 +387,9 @@ _LATEX_SPACE_RE = re.compile(r"(?<!\\)\\(?:quad|qquad|[,;:! ])|~")
 _MAX_PROSE_ALTERNATIVE_WORDS = 5
 
 
-_PROSE_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
+# a word of four letters or more, not a command's name: "(?<![\\A-Za-z])[A-Za-z]{4,}" with the look
+# back after the first letter, so the engine scans for letters instead of trying every position
+_PROSE_WORD_RE = re.compile(r"[A-Za-z](?<![\\A-Za-z].)[A-Za-z]{3,}")
 _VALUE_WORDS = frozenset({"sqrt", "frac", "dfrac", "tfrac", "text", "mathrm", "infty", "cdot", "times", "left", "right",
                           "sin", "cos", "tan", "log", "pi", "exp", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
                           "mathbf", "boxed", "circ", "degree", "degrees", "percent"})
@@ -449,7 +451,7 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
     led = _ANSWER_LEAD_RE.sub("", body, count=1)
     if led and led != body and _is_mathy(led):
         body = led
-    paren = _PAREN_ALT_RE.match(body)
+    paren = _PAREN_ALT_RE.match(body) if body.rstrip().endswith(")") else None  # what its end needs
     if paren and paren.group("c") and _first_number(paren.group("c")) == _first_number(paren.group("a")):
         paren = None  # "72 pens (72 if every box is full)": the same value under a condition
     if paren:
@@ -807,6 +809,23 @@ _ALT_WORDS = ("also", "equally", "alternatively", "otherwise", "could", "might",
               "backup")  # one in every offer
 
 
+def _after_offer_possible(fold: str) -> bool:
+    """Whether the folded text (:func:`fold_in_place`) holds the words one branch of
+    :data:`_ALT_AFTER_RE` at least needs: "alternatively"/"otherwise" (a); a modal "could",
+    "might" or "may" (b, e, h); "if" with "would"/"will" (c; its other verbs are modals) or with a
+    box (d); one of "second, other, ..." and one of "guess, answer, ..." (f); "case" (g). The
+    pattern is run only then: without them it matches nowhere, and it costs more than all
+    these tests together."""
+    if "alternatively" in fold or "otherwise" in fold or "case" in fold:
+        return True
+    if "could" in fold or "might" in fold or "may" in fold:
+        return True
+    if "if" in fold and ("would" in fold or "will" in fold or "\\boxed{" in fold):
+        return True
+    return any(w in fold for w in ("guess", "answer", "candidate", "choice")) and any(
+        w in fold for w in ("second", "other", "backup", "alternat", "next"))
+
+
 def alternative_offered(answer: str, text: str) -> str | None:
     """A second candidate ``text`` offers beside ``answer`` (in the answer's own line or right after
     it), or ``None``; a value the same as the answer is no alternative."""
@@ -816,10 +835,13 @@ def alternative_offered(answer: str, text: str) -> str | None:
     low = window.lower()
     if not any(w in low for w in _ALT_WORDS):
         return None
-    found = [(m.start(), m.group("v") or m.group("w")) for m in _ALT_BEFORE_RE.finditer(window)]
-    found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h") if g))
-              for m in _ALT_AFTER_RE.finditer(window)
-              if not m.group("h") or _CLAUSE_START_RE.search(window, 0, m.start())]
+    fold = fold_in_place(window)
+    found = [(m.start(), m.group("v") or m.group("w")) for m in _ALT_BEFORE_RE.finditer(window)] if (
+        fold is None or "also" in fold or "equally" in fold) else []
+    if fold is None or _after_offer_possible(fold):
+        found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h") if g))
+                  for m in _ALT_AFTER_RE.finditer(window)
+                  if not m.group("h") or _CLAUSE_START_RE.search(window, 0, m.start())]
     inside = text is answer  # the answer's own text: what comes before the alternative is the answer
     for at, v in sorted(found):
         value = clean_answer(v.strip())

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from verifier_runtime.limits import MAX_ANSWER_CHARS, RESPONSE_TAIL_CHARS, check_deadline
 from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.numbers import SCALE_WORD_PATTERN
-from verifier_runtime.toolkit.text import _as_str, fold_in_place, normalize_text
+from verifier_runtime.toolkit.text import _as_str, marker_matches, normalize_text
 
 METHODS = ("tag", "boxed", "final_answer", "answer_is", "bold", "hash", "answer_colon", "last_line", "whole", "none")
 # Methods that rest on an explicit answer marker written by the model.
@@ -351,6 +351,9 @@ _ANSWER_COLON_RE = re.compile(
     r"^[ \t]*(?:(?:\*\*|__)[ \t]*)?(?:A|Ans|Answer)(?:[ \t]*(?:\*\*|__))?[ \t]*[:：](?:[ \t]*(?:\*\*|__))?",
     re.IGNORECASE | re.MULTILINE,
 )
+# the same marker written after a line break: its first character is a literal the engine scans
+# for at once, where the ``^`` of the pattern above is tried at every position of the text
+_ANSWER_COLON_NL_RE = re.compile("\n" + _ANSWER_COLON_RE.pattern.removeprefix("^"), re.IGNORECASE)
 _OPTION_B_LINE_RE = re.compile(r"^[ \t]*(?:\*\*)?B[ \t]*[:：]", re.MULTILINE)
 _HASH_RE = re.compile(r"^[ \t]*####[ \t]*([^\n]*)$", re.MULTILINE)
 _BOLD_RE = re.compile(r"\*\*([^*\n]+)\*\*")
@@ -390,31 +393,21 @@ _MAX_CANDIDATES = 16
 
 
 def _marker_matches(regex: re.Pattern[str], text: str, starts: tuple[str, ...]) -> list[re.Match[str]]:
-    """``list(regex.finditer(text))`` for a case-insensitive marker whose every match begins
-    with one of the lower-case ASCII words ``starts``. The regular expression engine tries such
-    a pattern at every position of the text; a match can only begin where one of the words is
-    written (in the folded text, index for index), so only those places are tried: the same
-    matches, found in a fraction of the time on long responses."""
-    low = fold_in_place(text) if starts else None
-    if low is None:
-        return list(regex.finditer(text))
-    at: set[int] = set()
-    for word in starts:
-        k = low.find(word)
-        while k >= 0:
-            at.add(k)
-            k = low.find(word, k + 1)
-    out: list[re.Match[str]] = []
-    pos = 0
-    for k in sorted(at):
-        if k < pos:
-            continue  # inside the previous match: finditer resumes after it
-        m = regex.match(text, k)
+    """``list(regex.finditer(text))``, tried only where one of the words ``starts`` begins
+    (:func:`~verifier_runtime.toolkit.text.marker_matches`)."""
+    return marker_matches(regex, text, starts)
+
+
+def _line_start_matches(text: str) -> list[re.Match[str]]:
+    """``list(_ANSWER_COLON_RE.finditer(text))``: a match begins at the start of a line and ends
+    within it, so there is at most one a line; the lines where one begins are found by the same
+    marker after a line break (:data:`_ANSWER_COLON_NL_RE`), and matched there."""
+    first = _ANSWER_COLON_RE.match(text)
+    out = [first] if first is not None else []
+    for h in _ANSWER_COLON_NL_RE.finditer(text):
+        m = _ANSWER_COLON_RE.match(text, h.start() + 1)
         if m is not None:
-            if m.end() == k:  # an empty match (not one of these markers): finditer's own rules
-                return list(regex.finditer(text))
             out.append(m)
-            pos = m.end()
     return out
 
 
@@ -424,10 +417,11 @@ _ANSWER_IS_STARTS = ("answer", "correct", "right", "best")
 
 
 def _last_marker(regex: re.Pattern[str], text: str, skip_options_list: bool = False,
-                 starts: tuple[str, ...] = ()) -> list[tuple[str, int, int]]:
+                 starts: tuple[str, ...] = (), line_starts: bool = False) -> list[tuple[str, int, int]]:
     """(cleaned answer, end, start of the marker) after the last (up to 16) matches of
-    ``regex``, in order; empty ones dropped."""
-    matches = _marker_matches(regex, text, starts)
+    ``regex``, in order; empty ones dropped. ``line_starts``: ``regex`` is the ``Answer:`` line
+    marker, found by :func:`_line_start_matches`."""
+    matches = _line_start_matches(text) if line_starts else _marker_matches(regex, text, starts)
     out: list[tuple[str, int]] = []
     for m in reversed(matches):
         if len(out) >= _MAX_CANDIDATES:
@@ -680,7 +674,7 @@ def _extract(text: str, *, reference: bool) -> _Found:
             if reference and not multiline and not _ANS_LEAD_RE.match(text):
                 continue  # a one-line reference "A: Paris" is an option, not a GSM8K answer line
             maybe = ":" in text or "\uff1a" in text
-            found = _last_marker(_ANSWER_COLON_RE, text, skip_options_list=True) if maybe else []
+            found = _last_marker(_ANSWER_COLON_RE, text, skip_options_list=True, line_starts=True) if maybe else []
         elif method == "bold":
             found = _bold_candidates(text) if "**" in text else []
         else:

@@ -123,6 +123,38 @@ class CaseFolded:
         """The spans of ``finditer`` over ``text``, whose :func:`fold_in_place` is ``low``."""
         return [m.span() for m in (self._rx.finditer(text) if low is None else self._folded.finditer(low))]
 
+def marker_matches(regex: re.Pattern[str], text: str, starts: tuple[str, ...],
+                   low: str | None | bool = False) -> list[re.Match[str]]:
+    """``list(regex.finditer(text))`` for a pattern whose every match begins with one of the
+    lower-case ASCII words ``starts`` (case-insensitively, in the text folded by
+    :func:`fold_in_place`; ``low`` is that fold when the caller has it). The regular expression
+    engine tries such a pattern at every position of the text; a match can only begin where one
+    of the words is written (in the folded text, index for index), so only those places are
+    tried: the same matches, found in a fraction of the time on long texts."""
+    if low is False:
+        low = fold_in_place(text) if starts else None
+    if low is None:
+        return list(regex.finditer(text))
+    at: set[int] = set()
+    for word in starts:
+        k = low.find(word)
+        while k >= 0:
+            at.add(k)
+            k = low.find(word, k + 1)
+    out: list[re.Match[str]] = []
+    pos = 0
+    for k in sorted(at):
+        if k < pos:
+            continue  # inside the previous match: finditer resumes after it
+        m = regex.match(text, k)
+        if m is not None:
+            if m.end() == k:  # an empty match (not one of these markers): finditer's own rules
+                return list(regex.finditer(text))
+            out.append(m)
+            pos = m.end()
+    return out
+
+
 @memoize_text()
 def normalize_text(s: str) -> str:
     """Canonical form of a short text answer, for equality tests.
