@@ -8,8 +8,9 @@ import re
 
 import pytest
 
-from verifier_runtime.toolkit import choices, commit, cues, extract
-from verifier_runtime.toolkit.text import fold_in_place, marker_matches
+from verifier_runtime.toolkit import choices, commit, criterion, cues, extract
+from verifier_runtime.toolkit import text as text_module
+from verifier_runtime.toolkit.text import CaseFolded, fold_in_place, line_start_matches, marker_matches
 
 # letters a case-insensitive pattern takes for ASCII ones: dotted and dotless I, the long s, the Kelvin sign
 _LOOKALIKES = ["\u0130", "\u0131", "\u017f", "\u212a", "\u00e9", "\u00df", "\u0663"]
@@ -148,3 +149,165 @@ def test_the_prose_word_pattern_is_the_look_back_first_one() -> None:
     pieces = ["\\frac", "\\text", "text", "word", "ab", "abcd", "\\", "x", "1", "_", " ", "\n", "December", "é", "\\sqrt"]
     for t in _joins(pieces, 4000, 18):
         assert commit._PROSE_WORD_RE.findall(t) == long_way.findall(t), t
+
+
+# --------------------------------------------------------------------------- option layouts
+_LAYOUT_PIECES = ["A.", "B)", "C:", "D\uff1a", "**A.**", "> B.", "- C)", "* D.", "a)", "b)", "  c)", "(A)", "[b]", "((C)",
+                  "x(D)", "(e)x", "Options:", "A:", "B.", "\n", "\n", "\t", " ", "text", "7", "**", "?", ",", ";", ":",
+                  *_LOOKALIKES]
+
+
+@pytest.mark.parametrize("name", ["_LINE_RE", "_LINE_LOWER_RE"])
+def test_line_layout_matches_are_the_full_scans_from_any_start(name: str) -> None:
+    regex = getattr(choices, name)
+    rng = random.Random(21)
+    texts = _joins(_LAYOUT_PIECES, 2000, 21, most=20)
+    for _ in range(3000):  # lines that start with a marker, or nearly
+        lines = [rng.choice(["", " ", "\t", "> ", "- ", "**", "x"]) + rng.choice(_LAYOUT_PIECES[:12])
+                 + rng.choice([" foo", "\tbar", "", "x", " ", "\u0130"]) for _ in range(rng.randint(1, 8))]
+        texts.append(rng.choice(["", "\n", "Q?\n"]) + "\n".join(lines))
+    found = 0
+    for t in texts:
+        for pos in {0, t.find("\n") + 1, len(t) // 2}:
+            full = [(m.span(), m.group("L")) for m in regex.finditer(t, pos)]
+            got = [(m.span(), m.group("L")) for m in line_start_matches(regex, choices._LED[regex], t, pos)]
+            assert got == full, (t, pos)
+            found += len(full) > 1
+    assert found > 150  # several markers in one text
+
+
+@pytest.mark.parametrize("name,long_way", [
+    ("_PAREN_RE", r"(?<![\w(])[(\[](?P<L>[A-Ja-j])[)\]](?!\w)"),
+    ("_INLINE_RE", r"(?:(?<=[\s,;:])|^)(?P<L>[A-J])[ \t]*[.):：](?=[ \t])"),
+])
+def test_letter_first_layouts_are_the_look_back_first_ones(name: str, long_way: str) -> None:
+    fast, slow = getattr(choices, name), re.compile(long_way)
+    found = 0
+    for t in _joins(_LAYOUT_PIECES, 4000, 22):
+        full = [(m.span(), m.group("L")) for m in slow.finditer(t)]
+        assert [(m.span(), m.group("L")) for m in fast.finditer(t)] == full, t
+        found += bool(full)
+    assert found > 1000
+
+
+# --------------------------------------------------------------------------- first-character and word tests
+def test_the_filler_letters_are_every_character_its_first_letters_match() -> None:
+    import sys
+
+    first = re.compile(r"[sthfioa]", re.IGNORECASE)
+    matched = "".join(chr(o) for o in range(sys.maxunicode + 1) if first.match(chr(o)))
+    assert sorted(matched) == sorted(extract._FILLER_FIRST)
+
+
+def test_the_filler_strip_is_the_patterns_rounds() -> None:
+    pieces = ["So", "so,", "Therefore", "thus:", "HENCE", "finally", "in conclusion", "In summary,", "overall", "in total",
+              "answer", "Answer:", "x", "42", " ", "\u017fo", "\u0130n total", "sox", "the"]
+
+    def long_way(line: str) -> str:
+        for _ in range(3):
+            new = extract._LEAD_FILLER_RE.sub("", line, count=1)
+            if new == line:
+                break
+            line = new
+        return line
+
+    for t in _joins(pieces, 3000, 23, most=5):
+        assert extract._strip_filler(t) == long_way(t), t
+
+
+def test_the_ascii_token_pattern_is_the_word_pattern_on_ascii_text() -> None:
+    rng = random.Random(24)
+    for _ in range(3000):
+        t = "".join(chr(rng.randrange(128)) for _ in range(rng.randint(0, 60)))
+        assert extract._ASCII_TOKEN_RE.findall(t) == extract._TOKEN_RE.findall(t), t
+
+
+_HEDGE_PIECES = ["either", "maybe", "perhaps", "possibly", "probably", "could be", "might be", "may be", "or maybe",
+                 "alternatively", "not sure", "unsure", "one of", "none", "12", "or", "x", "sure", "could", "oneof",
+                 "neither", *_LOOKALIKES]
+
+
+def test_the_hedge_words_are_searched_only_where_a_needed_word_is() -> None:
+    plain = CaseFolded(commit._HEDGE_WORDS_RE)
+    found = 0
+    for t in _joins(_HEDGE_PIECES, 5000, 25, most=6):
+        low = fold_in_place(t)
+        want = bool(commit._HEDGE_WORDS_RE.search(t))
+        assert commit._HEDGE_WORDS.search_in(t, low) == plain.search_in(t, low) == want, t
+        assert commit._HEDGE_WORDS.spans_in(t, low) == plain.spans_in(t, low), t
+        found += want
+    assert found > 1500
+
+
+def test_the_significant_figure_words_are_in_every_match() -> None:
+    found = 0
+    for t in _joins(_COUNT_PIECES, 6000, 26):
+        fold = fold_in_place(t)
+        if fold is not None and cues._SF_RE.search(t):
+            assert any(w in fold for w in cues._SF_NEEDS), t
+            found += 1
+    assert found > 700
+
+
+def test_the_new_answer_statement_is_found_where_its_first_words_are() -> None:
+    regex, starts = commit._NEW_ANSWER_RES[1], commit._NEW_ANSWER_STARTS[1]
+    pieces = ["the", "The correct", "right", "final", "actual", "true", "answer", "answer is", "ANSWER SHOULD BE", "= 5",
+              "would be", "must be", "is", ":", "6", "theanswer is", "x", *_LOOKALIKES]
+    found = 0
+    for t in _joins(pieces, 4000, 27):
+        full = [m.span() for m in regex.finditer(t)]
+        assert [m.span() for m in marker_matches(regex, t, starts)] == full, t
+        found += bool(full)
+    assert found > 800
+
+
+def test_the_article_is_dropped_only_from_text_that_starts_with_its_letters() -> None:
+    for t in _joins(["a", "an", "the", "x", "ant", "them", "A", " ", "\t"], 2000, 28, most=4):
+        if not t.startswith(("a", "t")):
+            assert text_module._ARTICLE_RE.sub("", t, count=1) == t
+
+
+# --------------------------------------------------------------------------- look backs moved after the first character
+@pytest.mark.parametrize("module,name,long_way,pieces", [
+    (extract, "_DOLLAR_RE", r"(?<!\\)\$", ["$", "\\$", "\\\\$", "x", "$$", " ", "\\"]),
+    (commit, "_LATEX_SPACE_RE", r"(?<!\\)\\(?:quad|qquad|[,;:! ])|~",
+     ["\\quad", "\\qquad", "\\,", "\\;", "\\:", "\\!", "\\ ", "\\\\,", "~", "x", "\\", "quad", " "]),
+    (commit, "_DIGIT_GROUP_RE", r"(?<=\d)(?:,\s*\\[!,;: ]\s*|\{,\})(?=\d{3}(?!\d))",
+     ["1", "12", "345", "3456", ",", ", ", "\\!", "\\,", "{,}", "{", "}", "x", "\u0663"]),
+    (criterion, "_NUM_RE", r"(?<![\w.])[-+\u2212]?\d[\d,]*+(?:\.\d+)?(?![\d])",
+     ["-", "+", "\u2212", "1", "23", ",", ".", "x", " ", "_", "a1", ".5", "--", "\u0663", "(", "$"]),
+])
+def test_look_back_after_the_first_character_is_the_look_back_first(module, name: str, long_way: str,
+                                                                      pieces: list[str]) -> None:
+    fast, slow = getattr(module, name), re.compile(long_way)
+    rng = random.Random(name)
+    found = 0
+    for _ in range(5000):
+        t = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+        full = [(m.span(), m.group()) for m in slow.finditer(t)]
+        assert [(m.span(), m.group()) for m in fast.finditer(t)] == full, t
+        assert fast.sub("#", t) == slow.sub("#", t), t
+        found += bool(full)
+    assert found > 50
+
+
+def test_the_answer_lead_is_the_two_anchored_branches() -> None:
+    slow = re.compile(
+        r"^(?:so|thus|therefore|hence)?[\s,]*(?:the\s+)?(?:(?:final|possible|only|two|real|correct)\s+)*(?:answers?|"
+        r"solutions?|roots?|zeros?|values?|results?|options?|choices?)(?:\s+(?:is|are|would\s+be)|\s*+[=:])\s*"
+        r"|^(?:it\s+is|it'?s|they\s+are|these\s+are)\s+", re.IGNORECASE)
+    pieces = ["so", "thus", "the", "final", "two", "answers", "solution", "roots", "values", "is", "are", "would be", "=",
+              ":", "it is", "it's", "they are", "these are", "x = 1", "1, 4", ",", *_LOOKALIKES]
+    found = 0
+    for t in _joins(pieces, 4000, 31, most=8):
+        assert commit._ANSWER_LEAD_RE.sub("", t, count=1) == slow.sub("", t, count=1), t
+        found += bool(slow.match(t))
+    assert found > 300
+
+
+def test_a_printable_text_has_no_control_character() -> None:
+    import sys
+
+    for o in range(sys.maxunicode + 1):
+        if text_module._CONTROL_RE.match(chr(o)):
+            assert not chr(o).isprintable()

@@ -16,20 +16,30 @@ import re
 from verifier_runtime.limits import MAX_ANSWER_CHARS, MAX_QUESTION_CHARS, check_deadline
 from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.extract import clean_answer
-from verifier_runtime.toolkit.text import _as_str, marker_matches, normalize_text
+from verifier_runtime.toolkit.text import (
+    _as_str,
+    led_by_newline,
+    line_start_matches,
+    marker_matches,
+    normalize_text,
+)
 
 LETTERS = "ABCDEFGHIJ"
 _MIN_OPTIONS = 2
 
 # Marker layouts. Each regex captures the letter in group "L".
 # (A) foo (B) bar   /   (a) foo (b) bar   /   [A] foo
-_PAREN_RE = re.compile(r"(?<![\w(])[(\[](?P<L>[A-Ja-j])[)\]](?!\w)")
+_PAREN_RE = re.compile(r"[(\[](?<![\w(].)(?P<L>[A-Ja-j])[)\]](?!\w)")  # the bracket first, then its look back
 # A. foo / A) foo / A: foo / **A.** foo at the start of a line
 _LINE_RE = re.compile(r"^[ \t>*-]*(?:\*\*)?(?P<L>[A-J])(?:\*\*)?[ \t]*[.):：](?:\*\*)?(?=[ \t]|$)", re.MULTILINE)
 # a) foo at the start of a line (lowercase needs the closing parenthesis)
 _LINE_LOWER_RE = re.compile(r"^[ \t]*(?P<L>[a-j])\)(?=[ \t])", re.MULTILINE)
+# the two line layouts after a line break, to find the lines they start (see line_start_matches)
+_LINE_NL_RE, _LINE_LOWER_NL_RE = led_by_newline(_LINE_RE), led_by_newline(_LINE_LOWER_RE)
+_LED = {_LINE_RE: _LINE_NL_RE, _LINE_LOWER_RE: _LINE_LOWER_NL_RE}
 # Options: A: foo, B: bar  (inline, after an "options"/"choices" keyword)
-_INLINE_RE = re.compile(r"(?:(?<=[\s,;:])|^)(?P<L>[A-J])[ \t]*[.):：](?=[ \t])")
+# (the letter first, then a look back that lets only the start, a space or ",;:" come before it)
+_INLINE_RE = re.compile(r"(?P<L>[A-J])(?<![^\s,;:].)[ \t]*[.):：](?=[ \t])")
 # Every layout's run starts at an "A"/"a" marker, and each marker is the letter followed by one
 # of these closers: text without such an "A" lists no options, and skips the scans below.
 # Every layout's letter follows a non-word character, so "formula." or "data:" is no marker.
@@ -38,7 +48,9 @@ _INLINE_RE = re.compile(r"(?:(?<=[\s,;:])|^)(?P<L>[A-J])[ \t]*[.):：](?=[ \t])"
 _FIRST_MARKER_RE = re.compile(r"[Aa](?<!\w.)(?:\*\*)?[ \t]*[.)\]:\uff1a]")
 # the same marker, one pattern for each case of its letter: a pattern that starts with one literal
 # character is scanned for it at once, where a class ("[Aa]") is tested character by character
-_FIRST_MARKER_CASES = tuple(re.compile(letter + _FIRST_MARKER_RE.pattern.removeprefix("[Aa]")) for letter in "aA")
+_FIRST_MARKER_LOWER_RE = re.compile("a" + _FIRST_MARKER_RE.pattern.removeprefix("[Aa]"))
+_FIRST_MARKER_UPPER_RE = re.compile("A" + _FIRST_MARKER_RE.pattern.removeprefix("[Aa]"))
+_FIRST_MARKER_CASES = (_FIRST_MARKER_LOWER_RE, _FIRST_MARKER_UPPER_RE)
 
 
 def _first_marker(text: str) -> int:
@@ -114,7 +126,8 @@ def _option_texts(text: str, run: list[tuple[int, int, int]]) -> dict[str, str]:
 def _markers(regex: re.Pattern[str], text: str, base: int = 0, pos: int = 0) -> list[tuple[int, int, int]]:
     """Markers from ``pos`` on (``^`` and lookbehinds still see the whole text)."""
     out = []
-    for m in regex.finditer(text, pos):
+    led = _LED.get(regex)
+    for m in (line_start_matches(regex, led, text, pos) if led is not None else regex.finditer(text, pos)):
         out.append((LETTERS.index(m.group("L").upper()), base + m.start(), base + m.end()))
         if len(out) % 1024 == 0:
             check_deadline()

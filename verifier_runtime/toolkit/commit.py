@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 
 from verifier_runtime.toolkit.extract import Extracted, clean_answer, extract_final_answer, find_boxed
-from verifier_runtime.toolkit.text import CaseFolded, fold_in_place
+from verifier_runtime.toolkit.text import CaseFolded, fold_in_place, marker_matches
 
 __all__ = ["Commitment", "commitment_of", "final_commitment", "final_statement", "option_marker", "split_candidates",
            "strip_label"]
@@ -120,6 +120,8 @@ _NEW_ANSWER_RES = (
     # "so the area is 24", "the capital is Canberra": a statement of the asked quantity
     re.compile(r"\b(?:so|thus|therefore|hence)?\s*(?:the\s+)(?:[a-z]+\s+){0,3}?(?:is|are|equals|=)\s+(?!not\b)", re.IGNORECASE),
 )
+# for each pattern above, the words every match of it begins with where they are few (marker_matches)
+_NEW_ANSWER_STARTS = ((), ("the", "correct", "right", "final", "actual", "true", "answer"), (), ())
 _BARE_VALUE_RE = re.compile(r"^[\s,:;\u2014\u2013-]*(?:no[\s,:;\u2014\u2013-]+)?(?P<v>[^\s][^\n]{0,80}?)\s*[.!]?\s*$")
 _NOT_A_VALUE = frozenset({
     "correct", "right", "fine", "ok", "okay", "true", "wrong", "incorrect", "that", "this", "it", "so", "not right",
@@ -135,7 +137,8 @@ def _value_after(segment: str, *, bare: bool) -> str | None:
     seg = segment[:400]
     best: tuple[int, str] | None = None
     for k, rx in enumerate(_NEW_ANSWER_RES):
-        found = list(rx.finditer(seg))
+        starts = _NEW_ANSWER_STARTS[k]
+        found = marker_matches(rx, seg, starts) if starts else list(rx.finditer(seg))
         if not found:
             continue
         m = found[-1]  # the last statement in the correction is the one it lands on
@@ -278,7 +281,9 @@ _HEDGE_WORDS_RE = re.compile(
     r"alternatively|not\s+sure|unsure|one\s+of)\b",
     re.IGNORECASE,
 )
-_HEDGE_WORDS = CaseFolded(_HEDGE_WORDS_RE)
+# (a word of every match: "or maybe" holds "maybe", "not sure" and "unsure" hold "sure", ...)
+_HEDGE_WORDS = CaseFolded(_HEDGE_WORDS_RE, needs=("either", "maybe", "perhaps", "possibly", "probably", "could", "might",
+                                                  "may", "alternatively", "sure", "one"))
 _EITHER_RE = re.compile(r"^(?:it\s+(?:is|'s|could\s+be|might\s+be)\s+|the\s+answer\s+(?:is|could\s+be)\s+|(?:it\s+)?(?:could|"
                         r"might|may)\s+be\s+)?(?:either|one\s+of)\s+", re.IGNORECASE)
 _MATHY_RE = re.compile(r"[\d\\$^_=<>()\[\]{}|+*/]|(?:^|\s)[A-Za-z](?:$|[\s,;])")
@@ -289,10 +294,12 @@ _MATH_WORDS = frozenset({
     "sqrt", "frac", "pi", "inf", "infty", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "deg", "mod", "gcd",
     "lcm", "max", "min", "det", "else",
 })
+# (one "^" before both branches: a pattern that starts with it is tried at the start only, where
+# "^a|^b" is tried at every position)
 _ANSWER_LEAD_RE = re.compile(
-    r"^(?:so|thus|therefore|hence)?[\s,]*(?:the\s+)?(?:(?:final|possible|only|two|real|correct)\s+)*(?:answers?|solutions?|"
+    r"^(?:(?:so|thus|therefore|hence)?[\s,]*(?:the\s+)?(?:(?:final|possible|only|two|real|correct)\s+)*(?:answers?|solutions?|"
     r"roots?|zeros?|values?|results?|options?|choices?)"
-    r"(?:\s+(?:is|are|would\s+be)|\s*+[=:])\s*|^(?:it\s+is|it'?s|they\s+are|these\s+are)\s+",
+    r"(?:\s+(?:is|are|would\s+be)|\s*+[=:])\s*|(?:it\s+is|it'?s|they\s+are|these\s+are)\s+)",
     re.IGNORECASE,
 )
 
@@ -383,7 +390,8 @@ def _digit_commas_are_numbers(s: str) -> bool:
     return not all(len(r.split(",")) >= 3 and all(len(g) <= 2 for g in r.split(",")) for r in runs)
 
 
-_LATEX_SPACE_RE = re.compile(r"(?<!\\)\\(?:quad|qquad|[,;:! ])|~")
+# a LaTeX space not escaped, or "~" (the backslash first, then its look back: scanned for at once)
+_LATEX_SPACE_RE = re.compile(r"\\(?<!\\\\)(?:quad|qquad|[,;:! ])|~")
 _MAX_PROSE_ALTERNATIVE_WORDS = 5
 
 
@@ -519,7 +527,8 @@ _RESTATE_LEAD_RE = re.compile(r"^(?:i\.?\s?e\.?|that\s+is|namely|equivalently|or
 _MAX_LIST_CHARS = 400
 _HEDGE_LEADS = ("probabl", "maybe", "perhaps", "possibl", "likely", "i think", "i believe", "i guess", "presumabl",
                 "apparentl", "either", "one of")
-_DIGIT_GROUP_RE = re.compile(r"(?<=\d)(?:,\s*\\[!,;: ]\s*|\{,\})(?=\d{3}(?!\d))")
+# (each branch starts with its own character, then looks back for the digit before it)
+_DIGIT_GROUP_RE = re.compile(r"(?:,(?<=\d,)\s*\\[!,;: ]\s*|\{(?<=\d\{),\})(?=\d{3}(?!\d))")
 
 
 def _protect_groups(s: str) -> str:
@@ -809,6 +818,14 @@ _ALT_WORDS = ("also", "equally", "alternatively", "otherwise", "could", "might",
               "backup")  # one in every offer
 
 
+def _has_alt_word(low: str) -> bool:
+    """``any(w in low for w in _ALT_WORDS)``, without a generator (asked once a triple)."""
+    for w in _ALT_WORDS:
+        if w in low:
+            return True
+    return False
+
+
 def _after_offer_possible(fold: str) -> bool:
     """Whether the folded text (:func:`fold_in_place`) holds the words one branch of
     :data:`_ALT_AFTER_RE` at least needs: "alternatively"/"otherwise" (a); a modal "could",
@@ -832,8 +849,7 @@ def alternative_offered(answer: str, text: str) -> str | None:
     window = text[:_ALT_WINDOW]
     if not window:
         return None
-    low = window.lower()
-    if not any(w in low for w in _ALT_WORDS):
+    if not _has_alt_word(window.lower()):
         return None
     fold = fold_in_place(window)
     found = [(m.start(), m.group("v") or m.group("w")) for m in _ALT_BEFORE_RE.finditer(window)] if (

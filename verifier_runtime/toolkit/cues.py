@@ -134,7 +134,10 @@ class Cues:
 
     def has(self, *words: str) -> bool:
         low = self._low
-        return any(w in low for w in words)
+        for w in words:  # (a loop: the reader asked most often, where a generator costs more than the tests)
+            if w in low:
+                return True
+        return False
 
     @property
     def form_requirements(self) -> tuple[str, ...]:
@@ -231,6 +234,7 @@ _NEAREST_PLACES = {"tenth": 1, "hundredth": 2, "thousandth": 3, "ten thousandth"
                    "whole number": 0, "integer": 0, "whole": 0, "unit": 0, "cent": 2, "dollar": 0, "percent": 0}
 _SF_WORDS = r"[ \t-]*(?:significant[ \t-]+(?:figures?|digits?)|sig\.?[ \t-]*figs?\b|s\.[ \t]?f\.?(?:s\b)?|sfs?\b)"
 _SF_RE = re.compile(_COUNT + _SF_WORDS, _I)
+_SF_NEEDS = ("significant", "fig", "s.f", "s. f", "s.\tf", "sf")  # one is in every match (folded)
 _SF_FOLDED_RE = re.compile(_COUNT_FOLDED + _SF_WORDS)  # _SF_RE on the folded text (see _COUNT_FOLDED)
 _EXACT_RE = re.compile(
     r"\bexact(?:ly)?\s+(?:value|form|answer|expression|result)|\bin\s+terms\s+of\s+\$?\\?(?:pi\b|π)"
@@ -412,6 +416,8 @@ def _sig_figs(c: Cues) -> int | None:
     if not c.has("sig", "s.f", "sf"):
         return None
     fold = c._fold
+    if fold is not None and not any(w in fold for w in _SF_NEEDS):
+        return None
     sig = _SF_RE.findall(c._text) if fold is None else [c._text[m.start(1) : m.end(1)] for m in _SF_FOLDED_RE.finditer(fold)]
     n = _count(sig[-1]) if sig else None
     return n or None

@@ -20,7 +20,13 @@ from dataclasses import dataclass, field
 from verifier_runtime.limits import MAX_ANSWER_CHARS, RESPONSE_TAIL_CHARS, check_deadline
 from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.numbers import SCALE_WORD_PATTERN
-from verifier_runtime.toolkit.text import _as_str, marker_matches, normalize_text
+from verifier_runtime.toolkit.text import (
+    _as_str,
+    led_by_newline,
+    line_start_matches,
+    marker_matches,
+    normalize_text,
+)
 
 METHODS = ("tag", "boxed", "final_answer", "answer_is", "bold", "hash", "answer_colon", "last_line", "whole", "none")
 # Methods that rest on an explicit answer marker written by the model.
@@ -351,9 +357,7 @@ _ANSWER_COLON_RE = re.compile(
     r"^[ \t]*(?:(?:\*\*|__)[ \t]*)?(?:A|Ans|Answer)(?:[ \t]*(?:\*\*|__))?[ \t]*[:：](?:[ \t]*(?:\*\*|__))?",
     re.IGNORECASE | re.MULTILINE,
 )
-# the same marker written after a line break: its first character is a literal the engine scans
-# for at once, where the ``^`` of the pattern above is tried at every position of the text
-_ANSWER_COLON_NL_RE = re.compile("\n" + _ANSWER_COLON_RE.pattern.removeprefix("^"), re.IGNORECASE)
+_ANSWER_COLON_NL_RE = led_by_newline(_ANSWER_COLON_RE)  # (see line_start_matches)
 _OPTION_B_LINE_RE = re.compile(r"^[ \t]*(?:\*\*)?B[ \t]*[:：]", re.MULTILINE)
 _HASH_RE = re.compile(r"^[ \t]*####[ \t]*([^\n]*)$", re.MULTILINE)
 _BOLD_RE = re.compile(r"\*\*([^*\n]+)\*\*")
@@ -361,6 +365,8 @@ _LEAD_FILLER_RE = re.compile(
     r"^(?:so|therefore|thus|hence|finally|in\s+conclusion|in\s+summary|overall|in\s+total|answer)\b[ \t]*[,:]?[ \t]*",
     re.IGNORECASE,
 )
+# every character the filler pattern's first letters (s, t, h, f, i, o, a) match case-insensitively
+_FILLER_FIRST = "sStThHfFiIoOaA\u017f\u0130\u0131"
 _SENTENCE_END_RE = re.compile(r"\.\s+(?=[A-Z])")
 _SEP_LEAD = " \t:：="
 _ANS_LEAD_RE = re.compile(r"(?<!\s)\s*+(?:Ans|Answer)\b", re.IGNORECASE)
@@ -400,15 +406,8 @@ def _marker_matches(regex: re.Pattern[str], text: str, starts: tuple[str, ...]) 
 
 def _line_start_matches(text: str) -> list[re.Match[str]]:
     """``list(_ANSWER_COLON_RE.finditer(text))``: a match begins at the start of a line and ends
-    within it, so there is at most one a line; the lines where one begins are found by the same
-    marker after a line break (:data:`_ANSWER_COLON_NL_RE`), and matched there."""
-    first = _ANSWER_COLON_RE.match(text)
-    out = [first] if first is not None else []
-    for h in _ANSWER_COLON_NL_RE.finditer(text):
-        m = _ANSWER_COLON_RE.match(text, h.start() + 1)
-        if m is not None:
-            out.append(m)
-    return out
+    within it (:func:`~verifier_runtime.toolkit.text.line_start_matches`)."""
+    return line_start_matches(_ANSWER_COLON_RE, _ANSWER_COLON_NL_RE, text)
 
 
 # the words every match of a marker begins with (see _marker_matches)
@@ -478,6 +477,8 @@ def _bold_candidates(text: str) -> list[tuple[str, int]]:
 def _strip_filler(line: str) -> str:
     """Drop a leading "So," / "Therefore," etc. (a few rounds)."""
     for _ in range(3):
+        if line[:1] not in _FILLER_FIRST:
+            break  # no filler word starts the line
         new = _LEAD_FILLER_RE.sub("", line, count=1)
         if new == line:
             break
@@ -491,6 +492,7 @@ _DANGLING_CHARS = ",:;=+-*/^_({[\\"
 _SHORT_LIMIT = 2_000  # responses up to this long may be answered by their last line
 _ECHO_MIN_TOKENS = 4
 _TOKEN_RE = re.compile(r"\w+")
+_ASCII_TOKEN_RE = re.compile(r"[A-Za-z0-9_]+")  # _TOKEN_RE on ASCII text, as a character set
 
 
 def _looks_truncated(text: str, method: str, unclosed_box: bool) -> bool:
@@ -508,7 +510,7 @@ def _looks_truncated(text: str, method: str, unclosed_box: bool) -> bool:
     return method not in MARKER_METHODS and len(tail) >= _SHORT_LIMIT and last not in _TERMINAL_CHARS
 
 
-_DOLLAR_RE = re.compile(r"(?<!\\)\$")
+_DOLLAR_RE = re.compile(r"\$(?<!\\\$)")  # a "$" not escaped (the look back after it: scanned for at once)
 _OPEN_MATH_TAIL = 200
 
 
@@ -539,7 +541,7 @@ def _too_few_tokens(text: str) -> bool:
     normalising it: on ASCII text every step of :func:`normalize_text` only removes characters
     (controls, ``$``, command names, end punctuation, an article) or exchanges one white space
     for another, so it never makes more ``\\w+`` runs than the raw text has."""
-    return len(text) <= _FEW_TOKENS_CHARS and text.isascii() and len(_TOKEN_RE.findall(text)) < _ECHO_MIN_TOKENS
+    return len(text) <= _FEW_TOKENS_CHARS and text.isascii() and len(_ASCII_TOKEN_RE.findall(text)) < _ECHO_MIN_TOKENS
 
 
 def _is_echo(text: str, question: str | None) -> bool:
