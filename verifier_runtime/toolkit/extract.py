@@ -22,6 +22,7 @@ from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.numbers import SCALE_WORD_PATTERN
 from verifier_runtime.toolkit.text import (
     _as_str,
+    fold_in_place,
     led_by_newline,
     line_start_matches,
     marker_matches,
@@ -398,29 +399,24 @@ def _rest_of_answer(text: str, start: int) -> tuple[str, int]:
 _MAX_CANDIDATES = 16
 
 
-def _marker_matches(regex: re.Pattern[str], text: str, starts: tuple[str, ...]) -> list[re.Match[str]]:
-    """``list(regex.finditer(text))``, tried only where one of the words ``starts`` begins
-    (:func:`~verifier_runtime.toolkit.text.marker_matches`)."""
-    return marker_matches(regex, text, starts)
-
-
 def _line_start_matches(text: str) -> list[re.Match[str]]:
     """``list(_ANSWER_COLON_RE.finditer(text))``: a match begins at the start of a line and ends
     within it (:func:`~verifier_runtime.toolkit.text.line_start_matches`)."""
     return line_start_matches(_ANSWER_COLON_RE, _ANSWER_COLON_NL_RE, text)
 
 
-# the words every match of a marker begins with (see _marker_matches)
+# the words every match of a marker begins with (see text.marker_matches)
 _FINAL_STARTS = ("final",)
 _ANSWER_IS_STARTS = ("answer", "correct", "right", "best")
 
 
 def _last_marker(regex: re.Pattern[str], text: str, skip_options_list: bool = False,
-                 starts: tuple[str, ...] = (), line_starts: bool = False) -> list[tuple[str, int, int]]:
+                 starts: tuple[str, ...] = (), line_starts: bool = False,
+                 low: str | None | bool = False) -> list[tuple[str, int, int]]:
     """(cleaned answer, end, start of the marker) after the last (up to 16) matches of
     ``regex``, in order; empty ones dropped. ``line_starts``: ``regex`` is the ``Answer:`` line
-    marker, found by :func:`_line_start_matches`."""
-    matches = _line_start_matches(text) if line_starts else _marker_matches(regex, text, starts)
+    marker, found by :func:`_line_start_matches`. ``low``: the text's :func:`fold_in_place`, when known."""
+    matches = _line_start_matches(text) if line_starts else marker_matches(regex, text, starts, low)
     out: list[tuple[str, int]] = []
     for m in reversed(matches):
         if len(out) >= _MAX_CANDIDATES:
@@ -663,15 +659,18 @@ def _extract(text: str, *, reference: bool) -> _Found:
     else:
         order = ("final_answer", "answer_is", "answer_colon", "bold", "hash")
     # Cheap literal tests first (each marker regex scans the whole text). Case-insensitive
-    # matching also lets dotless/dotted I (\u0131, \u0130) stand for "i": the fold maps them too.
-    folded = text.casefold().replace("\u0131", "i").replace("\u0307", "")
+    # matching also lets dotless/dotted I (\u0131, \u0130) stand for "i": both folds map them too.
+    # The index-keeping fold serves the marker scans as well; where it cannot keep the indices,
+    # the casefold decides the literal tests.
+    low = fold_in_place(text)
+    folded = low if low is not None else text.casefold().replace("\u0131", "i").replace("\u0307", "")
     for method in order:
         found: list[tuple[str, int]] | list[tuple[str, int, int]]
         if method == "final_answer":
-            found = _last_marker(_FINAL_RE, text, starts=_FINAL_STARTS) if "final" in folded else []
+            found = _last_marker(_FINAL_RE, text, starts=_FINAL_STARTS, low=low) if "final" in folded else []
         elif method == "answer_is":
             maybe = "answer" in folded or "option" in folded or "choice" in folded
-            found = _last_marker(_ANSWER_IS_RE, text, starts=_ANSWER_IS_STARTS) if maybe else []
+            found = _last_marker(_ANSWER_IS_RE, text, starts=_ANSWER_IS_STARTS, low=low) if maybe else []
         elif method == "answer_colon":
             if reference and not multiline and not _ANS_LEAD_RE.match(text):
                 continue  # a one-line reference "A: Paris" is an option, not a GSM8K answer line
