@@ -294,12 +294,10 @@ _MATH_WORDS = frozenset({
     "sqrt", "frac", "pi", "inf", "infty", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "deg", "mod", "gcd",
     "lcm", "max", "min", "det", "else",
 })
-# (one "^" before both branches: a pattern that starts with it is tried at the start only, where
-# "^a|^b" is tried at every position)
 _ANSWER_LEAD_RE = re.compile(
-    r"^(?:(?:so|thus|therefore|hence)?[\s,]*(?:the\s+)?(?:(?:final|possible|only|two|real|correct)\s+)*(?:answers?|solutions?|"
+    r"^(?:so|thus|therefore|hence)?[\s,]*(?:the\s+)?(?:(?:final|possible|only|two|real|correct)\s+)*(?:answers?|solutions?|"
     r"roots?|zeros?|values?|results?|options?|choices?)"
-    r"(?:\s+(?:is|are|would\s+be)|\s*+[=:])\s*|(?:it\s+is|it'?s|they\s+are|these\s+are)\s+)",
+    r"(?:\s+(?:is|are|would\s+be)|\s*+[=:])\s*|^(?:it\s+is|it'?s|they\s+are|these\s+are)\s+",
     re.IGNORECASE,
 )
 

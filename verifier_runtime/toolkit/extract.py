@@ -78,7 +78,27 @@ GAP_CHARS = 200
 # ---------------------------------------------------------------- <think> blocks
 _THINK_OPEN_RE = re.compile(r"<think(?:ing)?\s*>", re.IGNORECASE)
 _THINK_BLOCK_RE = re.compile(r"<think(?:ing)?\s*>.*?</think(?:ing)?\s*>", re.IGNORECASE | re.DOTALL)
+_THINK_CLOSE_RE = re.compile(r"</think(?:ing)?\s*>", re.IGNORECASE)
 _THINK_CLOSE_REVERSED_RE = re.compile(r">\s*(?:gni)?kniht/<", re.IGNORECASE)
+
+
+def _without_blocks(text: str) -> str:
+    """``_THINK_BLOCK_RE.sub("", text)``: each block runs from an opening tag to the first closing
+    tag after it, found by a search that scans for the tag's "<" at once (the lazy ``.*?`` tests
+    for the closing tag at every character); an opening tag with no close after it ends the work."""
+    out: list[str] = []
+    pos = 0
+    while True:
+        o = _THINK_OPEN_RE.search(text, pos)
+        c = _THINK_CLOSE_RE.search(text, o.end()) if o is not None else None
+        if c is None:
+            break
+        out.append(text[pos : o.start()])
+        pos = c.end()
+    if not out:
+        return text
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _last_close_end(text: str) -> int:
@@ -91,7 +111,7 @@ def _strip_think(text: str) -> tuple[str, bool]:
     """(text without reasoning, whether a ``<think>`` was left open).
 
     Linear time: every ``<think>`` before the last ``</think>`` has a close after it, so the
-    lazy block pattern never rescans; opens after the last close are unclosed.
+    block search never rescans; opens after the last close are unclosed.
     """
     if "<" not in text:
         return text, False
@@ -101,7 +121,7 @@ def _strip_think(text: str) -> tuple[str, bool]:
     if opened:
         tail = tail[: opened.start()]
     if head:
-        head = _THINK_BLOCK_RE.sub("", head)
+        head = _without_blocks(head)
         lone = _last_close_end(head)  # a close without an open: everything before it is reasoning
         if lone >= 0:
             head = head[lone:]
@@ -491,6 +511,12 @@ _TOKEN_RE = re.compile(r"\w+")
 _ASCII_TOKEN_RE = re.compile(r"[A-Za-z0-9_]+")  # _TOKEN_RE on ASCII text, as a character set
 
 
+def _tokens(text: str) -> list[str]:
+    """``_TOKEN_RE.findall(text)``; on ASCII text (known at once) by the character-set pattern,
+    which the engine tests faster than the Unicode word class."""
+    return (_ASCII_TOKEN_RE if text.isascii() else _TOKEN_RE).findall(text)
+
+
 def _looks_truncated(text: str, method: str, unclosed_box: bool) -> bool:
     """Conservative cut-off heuristic (see docs): unclosed box, dangling operator, or long and unterminated."""
     if unclosed_box:
@@ -560,7 +586,7 @@ def _echo_compared(text: str, q: str) -> bool:
         return False
     if len(nr) > 2 * len(nq) + 32:
         return False
-    r_tokens, q_tokens = _TOKEN_RE.findall(nr), _TOKEN_RE.findall(nq)
+    r_tokens, q_tokens = _tokens(nr), _tokens(nq)
     if len(r_tokens) < _ECHO_MIN_TOKENS or not q_tokens:
         return False
     if nr in nq and (len(nr) >= 0.6 * len(nq) or len(r_tokens) >= _ECHO_COPY_TOKENS):
