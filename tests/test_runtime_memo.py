@@ -12,7 +12,7 @@ from verifier_runtime.toolkit import criterion
 from verifier_runtime.toolkit import extract as ex
 from verifier_runtime.toolkit.criterion import compare_candidate, pass_guard
 from verifier_runtime.toolkit.cues import Cues
-from verifier_runtime.toolkit.text import CaseFolded, fold_in_place
+from verifier_runtime.toolkit.text import CaseFolded, fold_in_place, marker_matches
 from verifier_runtime.triple import Triple
 
 # --- per-triple memos ------------------------------------------------------------------------
@@ -82,7 +82,7 @@ def test_marker_matches_are_the_full_scans_matches(regex: re.Pattern[str], start
     found = 0
     for t in texts:
         full = [(m.span(), m.group()) for m in regex.finditer(t)]
-        assert [(m.span(), m.group()) for m in ex._marker_matches(regex, t, starts)] == full, t
+        assert [(m.span(), m.group()) for m in marker_matches(regex, t, starts)] == full, t
         found += bool(full)
     assert found > 500  # the generator writes markers, in every case and spelling
 

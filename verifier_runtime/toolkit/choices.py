@@ -16,29 +16,53 @@ import re
 from verifier_runtime.limits import MAX_ANSWER_CHARS, MAX_QUESTION_CHARS, check_deadline
 from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.extract import clean_answer
-from verifier_runtime.toolkit.text import _as_str, normalize_text
+from verifier_runtime.toolkit.text import (
+    _as_str,
+    led_by_newline,
+    line_start_matches,
+    marker_matches,
+    normalize_text,
+)
 
 LETTERS = "ABCDEFGHIJ"
 _MIN_OPTIONS = 2
 
 # Marker layouts. Each regex captures the letter in group "L".
 # (A) foo (B) bar   /   (a) foo (b) bar   /   [A] foo
-_PAREN_RE = re.compile(r"(?<![\w(])[(\[](?P<L>[A-Ja-j])[)\]](?!\w)")
+_PAREN_RE = re.compile(r"[(\[](?<![\w(].)(?P<L>[A-Ja-j])[)\]](?!\w)")  # the bracket first, then its look back
 # A. foo / A) foo / A: foo / **A.** foo at the start of a line
 _LINE_RE = re.compile(r"^[ \t>*-]*(?:\*\*)?(?P<L>[A-J])(?:\*\*)?[ \t]*[.):：](?:\*\*)?(?=[ \t]|$)", re.MULTILINE)
 # a) foo at the start of a line (lowercase needs the closing parenthesis)
 _LINE_LOWER_RE = re.compile(r"^[ \t]*(?P<L>[a-j])\)(?=[ \t])", re.MULTILINE)
+# the two line layouts after a line break, to find the lines they start (see line_start_matches)
+_LINE_NL_RE, _LINE_LOWER_NL_RE = led_by_newline(_LINE_RE), led_by_newline(_LINE_LOWER_RE)
+_LED = {_LINE_RE: _LINE_NL_RE, _LINE_LOWER_RE: _LINE_LOWER_NL_RE}
 # Options: A: foo, B: bar  (inline, after an "options"/"choices" keyword)
-_INLINE_RE = re.compile(r"(?:(?<=[\s,;:])|^)(?P<L>[A-J])[ \t]*[.):：](?=[ \t])")
+# (the letter first, then a look back that lets only the start, a space or ",;:" come before it)
+_INLINE_RE = re.compile(r"(?P<L>[A-J])(?<![^\s,;:].)[ \t]*[.):：](?=[ \t])")
 # Every layout's run starts at an "A"/"a" marker, and each marker is the letter followed by one
 # of these closers: text without such an "A" lists no options, and skips the scans below.
 # Every layout's letter follows a non-word character, so "formula." or "data:" is no marker.
 # The letter comes first and the look back after it ("(?<!\w)[Aa]" written the other way round):
 # a pattern that starts with its letters is searched for them, not tried at every position.
 _FIRST_MARKER_RE = re.compile(r"[Aa](?<!\w.)(?:\*\*)?[ \t]*[.)\]:\uff1a]")
+# the same marker, one pattern for each case of its letter: a pattern that starts with one literal
+# character is scanned for it at once, where a class ("[Aa]") is tested character by character
+_FIRST_MARKER_LOWER_RE = re.compile("a" + _FIRST_MARKER_RE.pattern.removeprefix("[Aa]"))
+_FIRST_MARKER_UPPER_RE = re.compile("A" + _FIRST_MARKER_RE.pattern.removeprefix("[Aa]"))
+_FIRST_MARKER_CASES = (_FIRST_MARKER_LOWER_RE, _FIRST_MARKER_UPPER_RE)
+
+
+def _first_marker(text: str) -> int:
+    """Where ``_FIRST_MARKER_RE.search(text)`` begins, or -1: the first match of either case."""
+    found = [m.start() for m in (rx.search(text) for rx in _FIRST_MARKER_CASES) if m is not None]
+    return min(found) if found else -1
+
+
 _BARE_INLINE_RE = re.compile(r"(?P<L>[A-J])(?<=[ \t][A-J])[.)](?=[ \t]+\S)")  # the letter first: scanned for fast
 _AFTER_QUESTION_RE = re.compile(r"[?:][ \t]*$")
 _KEYWORD_RE = re.compile(r"\b(?:answer\s+choices|options|choices)\b\s*[:：]?", re.IGNORECASE)
+_KEYWORD_STARTS = ("answer", "options", "choices")  # the words every match begins with
 
 
 def _chain(markers: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
@@ -102,7 +126,8 @@ def _option_texts(text: str, run: list[tuple[int, int, int]]) -> dict[str, str]:
 def _markers(regex: re.Pattern[str], text: str, base: int = 0, pos: int = 0) -> list[tuple[int, int, int]]:
     """Markers from ``pos`` on (``^`` and lookbehinds still see the whole text)."""
     out = []
-    for m in regex.finditer(text, pos):
+    led = _LED.get(regex)
+    for m in (line_start_matches(regex, led, text, pos) if led is not None else regex.finditer(text, pos)):
         out.append((LETTERS.index(m.group("L").upper()), base + m.start(), base + m.end()))
         if len(out) % 1024 == 0:
             check_deadline()
@@ -131,12 +156,12 @@ def _parse_options(question: str) -> dict[str, str]:
         return {}
     if len(text) > MAX_QUESTION_CHARS:
         text = text[-MAX_QUESTION_CHARS:]
-    first = _FIRST_MARKER_RE.search(text)
-    if first is None:
+    first = _first_marker(text)
+    if first < 0:
         return {}
     # A run starts at an "A" marker, and none starts before the line of the first possible one;
     # markers of later letters further up can never join a run. Scan from that line on.
-    start = text.rfind("\n", 0, first.start()) + 1
+    start = text.rfind("\n", 0, first) + 1
     best: tuple[int, int, dict[str, str]] = (0, -1, {})
     layouts: list[list[tuple[int, int, int]]] = [_markers(_LINE_RE, text, pos=start),
                                                  _markers(_LINE_LOWER_RE, text, pos=start)]
@@ -145,7 +170,7 @@ def _parse_options(question: str) -> dict[str, str]:
     upper = [m for m in paren if text[m[1] + 1].isupper()]
     lower = [m for m in paren if text[m[1] + 1].islower()]
     layouts += [upper, lower]
-    keywords = list(_KEYWORD_RE.finditer(text))
+    keywords = marker_matches(_KEYWORD_RE, text, _KEYWORD_STARTS)
     if keywords:
         kw = keywords[-1]  # the last "Options:" / "Answer choices:" heads the list
         layouts.append(_markers(_INLINE_RE, text[kw.end() :], kw.end()))

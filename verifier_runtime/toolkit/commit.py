@@ -36,7 +36,7 @@ from verifier_runtime.toolkit.extract import (
     extract_final_answer,
     find_boxed,
 )
-from verifier_runtime.toolkit.text import CaseFolded, fold_in_place
+from verifier_runtime.toolkit.text import CaseFolded, fold_in_place, marker_matches
 
 __all__ = ["Commitment", "commitment_of", "final_commitment", "final_statement", "option_marker", "split_candidates",
            "strip_label"]
@@ -134,6 +134,8 @@ _NEW_ANSWER_RES = (
     # "so the area is 24", "the capital is Canberra": a statement of the asked quantity
     re.compile(r"\b(?:so|thus|therefore|hence)?\s*(?:the\s+)(?:[a-z]+\s+){0,3}?(?:is|are|equals|=)\s+(?!not\b)", re.IGNORECASE),
 )
+# for each pattern above, the words every match of it begins with where they are few (marker_matches)
+_NEW_ANSWER_STARTS = ((), ("the", "correct", "right", "final", "actual", "true", "answer"), (), ())
 _BARE_VALUE_RE = re.compile(r"^[\s,:;\u2014\u2013-]*(?:no[\s,:;\u2014\u2013-]+)?(?P<v>[^\s][^\n]{0,80}?)\s*[.!]?\s*$")
 _NOT_A_VALUE = frozenset({
     "correct", "right", "fine", "ok", "okay", "true", "wrong", "incorrect", "that", "this", "it", "so", "not right",
@@ -149,7 +151,8 @@ def _value_after(segment: str, *, bare: bool) -> str | None:
     seg = segment[:400]
     best: tuple[int, str] | None = None
     for k, rx in enumerate(_NEW_ANSWER_RES):
-        found = list(rx.finditer(seg))
+        starts = _NEW_ANSWER_STARTS[k]
+        found = marker_matches(rx, seg, starts) if starts else list(rx.finditer(seg))
         if not found:
             continue
         m = found[-1]  # the last statement in the correction is the one it lands on
@@ -321,7 +324,9 @@ _HEDGE_WORDS_RE = re.compile(
     r"alternatively|not\s+sure|unsure|one\s+of)\b",
     re.IGNORECASE,
 )
-_HEDGE_WORDS = CaseFolded(_HEDGE_WORDS_RE)
+# (a word of every match: "or maybe" holds "maybe", "not sure" and "unsure" hold "sure", ...)
+_HEDGE_WORDS = CaseFolded(_HEDGE_WORDS_RE, needs=("either", "maybe", "perhaps", "possibly", "probably", "could", "might",
+                                                  "may", "alternatively", "sure", "one"))
 _EITHER_RE = re.compile(r"^(?:it\s+(?:is|'s|could\s+be|might\s+be)\s+|the\s+answer\s+(?:is|could\s+be)\s+|(?:it\s+)?(?:could|"
                         r"might|may)\s+be\s+)?(?:either|one\s+of)\s+", re.IGNORECASE)
 _MATHY_RE = re.compile(r"[\d\\$^_=<>()\[\]{}|+*/]|(?:^|\s)[A-Za-z](?:$|[\s,;])")
@@ -426,11 +431,14 @@ def _digit_commas_are_numbers(s: str) -> bool:
     return not all(len(r.split(",")) >= 3 and all(len(g) <= 2 for g in r.split(",")) for r in runs)
 
 
-_LATEX_SPACE_RE = re.compile(r"(?<!\\)\\(?:quad|qquad|[,;:! ])|~")
+# a LaTeX space not escaped, or "~" (the backslash first, then its look back: scanned for at once)
+_LATEX_SPACE_RE = re.compile(r"\\(?<!\\\\)(?:quad|qquad|[,;:! ])|~")
 _MAX_PROSE_ALTERNATIVE_WORDS = 5
 
 
-_PROSE_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
+# a word of four letters or more, not a command's name: "(?<![\\A-Za-z])[A-Za-z]{4,}" with the look
+# back after the first letter, so the engine scans for letters instead of trying every position
+_PROSE_WORD_RE = re.compile(r"[A-Za-z](?<![\\A-Za-z].)[A-Za-z]{3,}")
 _VALUE_WORDS = frozenset({"sqrt", "frac", "dfrac", "tfrac", "text", "mathrm", "infty", "cdot", "times", "left", "right",
                           "sin", "cos", "tan", "log", "pi", "exp", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
                           "mathbf", "boxed", "circ", "degree", "degrees", "percent"})
@@ -494,10 +502,10 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
         if asked:
             return asked, "or", True
     low = text.lower()
-    if len(text) > _MAX_LIST_CHARS and not any(w in low for w in _HEDGE_LEADS):
+    if len(text) > _MAX_LIST_CHARS and not _has_hedge_lead(low):
         return (text,), "single", False  # a paragraph is not a list of values
-    if not (any(ch in text for ch in ",;&/(\u2228") or " or " in low or " and " in low or "\\lor" in text or "\\vee" in text
-            or "{or}" in low or "{and}" in low) and not any(w in low for w in _HEDGE_LEADS):
+    if not (not _JOINING_CHARS.isdisjoint(text) or " or " in low or " and " in low or "\\lor" in text or "\\vee" in text
+            or "{or}" in low or "{and}" in low) and not _has_hedge_lead(low):
         return (text,), "single", False  # most answers: nothing that could join two candidates
     from verifier_runtime.toolkit.numbers import parse_number
 
@@ -510,7 +518,7 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
     led = _ANSWER_LEAD_RE.sub("", body, count=1)
     if led and led != body and _is_mathy(led):
         body = led
-    paren = _PAREN_ALT_RE.match(body)
+    paren = _PAREN_ALT_RE.match(body) if body.rstrip().endswith(")") else None  # what its end needs
     if paren and paren.group("c") and _first_number(paren.group("c")) == _first_number(paren.group("a")):
         paren = None  # "72 pens (72 if every box is full)": the same value under a condition
     if paren:
@@ -578,7 +586,19 @@ _RESTATE_LEAD_RE = re.compile(r"^(?:i\.?\s?e\.?|that\s+is|namely|equivalently|or
 _MAX_LIST_CHARS = 400
 _HEDGE_LEADS = ("probabl", "maybe", "perhaps", "possibl", "likely", "i think", "i believe", "i guess", "presumabl",
                 "apparentl", "either", "one of")
-_DIGIT_GROUP_RE = re.compile(r"(?<=\d)(?:,\s*\\[!,;: ]\s*|\{,\})(?=\d{3}(?!\d))")
+# (each branch starts with its own character, then looks back for the digit before it)
+_JOINING_CHARS = frozenset(",;&/(\u2228")  # characters that may join two candidates
+
+
+def _has_hedge_lead(low: str) -> bool:
+    """``any(w in low for w in _HEDGE_LEADS)``, without a generator (asked for most answers)."""
+    for w in _HEDGE_LEADS:
+        if w in low:
+            return True
+    return False
+
+
+_DIGIT_GROUP_RE = re.compile(r"(?:,(?<=\d,)\s*\\[!,;: ]\s*|\{(?<=\d\{),\})(?=\d{3}(?!\d))")
 
 
 def _protect_groups(s: str) -> str:
@@ -870,19 +890,46 @@ _ALT_WORDS = ("also", "equally", "alternatively", "otherwise", "could", "might",
               "backup")  # one in every offer
 
 
+def _has_alt_word(low: str) -> bool:
+    """``any(w in low for w in _ALT_WORDS)``, without a generator (asked once a triple)."""
+    for w in _ALT_WORDS:
+        if w in low:
+            return True
+    return False
+
+
+def _after_offer_possible(fold: str) -> bool:
+    """Whether the folded text (:func:`fold_in_place`) holds the words one branch of
+    :data:`_ALT_AFTER_RE` at least needs: "alternatively"/"otherwise" (a); a modal "could",
+    "might" or "may" (b, e, h); "if" with "would"/"will" (c; its other verbs are modals) or with a
+    box (d); one of "second, other, ..." and one of "guess, answer, ..." (f); "case" (g). The
+    pattern is run only then: without them it matches nowhere, and it costs more than all
+    these tests together."""
+    if "alternatively" in fold or "otherwise" in fold or "case" in fold:
+        return True
+    if "could" in fold or "might" in fold or "may" in fold:
+        return True
+    if "if" in fold and ("would" in fold or "will" in fold or "\\boxed{" in fold):
+        return True
+    return any(w in fold for w in ("guess", "answer", "candidate", "choice")) and any(
+        w in fold for w in ("second", "other", "backup", "alternat", "next"))
+
+
 def alternative_offered(answer: str, text: str) -> str | None:
     """A second candidate ``text`` offers beside ``answer`` (in the answer's own line or right after
     it), or ``None``; a value the same as the answer is no alternative."""
     window = text[:_ALT_WINDOW]
     if not window:
         return None
-    low = window.lower()
-    if not any(w in low for w in _ALT_WORDS):
+    if not _has_alt_word(window.lower()):
         return None
-    found = [(m.start(), m.group("v") or m.group("w")) for m in _ALT_BEFORE_RE.finditer(window)]
-    found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h") if g))
-              for m in _ALT_AFTER_RE.finditer(window)
-              if not m.group("h") or _CLAUSE_START_RE.search(window, 0, m.start())]
+    fold = fold_in_place(window)
+    found = [(m.start(), m.group("v") or m.group("w")) for m in _ALT_BEFORE_RE.finditer(window)] if (
+        fold is None or "also" in fold or "equally" in fold) else []
+    if fold is None or _after_offer_possible(fold):
+        found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h") if g))
+                  for m in _ALT_AFTER_RE.finditer(window)
+                  if not m.group("h") or _CLAUSE_START_RE.search(window, 0, m.start())]
     inside = text is answer  # the answer's own text: what comes before the alternative is the answer
     for at, v in sorted(found):
         value = clean_answer(v.strip())

@@ -205,7 +205,9 @@ _RELATION_BEFORE_RE = re.compile(_RELATION_SIGN + r"[\s$({~]*+$")
 _BOUND_AFTER_RE = re.compile(r"^[\s$)}]*+(?:%\s*+)?(?:[A-Za-z/^\d]{1,12}\s+)?(?:or\s+(?:more|less|fewer|greater|higher|lower"
                              r"|above|below|over|under|so)|and\s+(?:up|above|over|higher)\b|at\s+(?:least|most))\b",
                              re.IGNORECASE)
-_NUM_RE = re.compile(r"(?<![\w.])" + _NUM + r"(?![\d])")
+# "(?<![\w.])" + _NUM, with the first character first and the look back after it (the engine scans
+# for the characters a number starts with instead of trying every position)
+_NUM_RE = re.compile(r"[-+\u2212\d](?<![\w.].)(?:(?<=\d)|(?<=[-+\u2212])\d)[\d,]*+(?:\.\d+)?(?![\d])")
 # the question asks for an extreme, which an answer may phrase as a bound ("At least 13 guests")
 _EXTREME_RE = re.compile(r"\b(?:minimum|maximum|minimal|maximal|smallest|largest|fewest|at\s+most|the\s+most|upper\s+bound"
                          r"|lower\s+bound|least(?!\s+common)|greatest(?!\s+common))\b", re.IGNORECASE)

@@ -14,7 +14,7 @@ import re
 
 from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.choices import parse_options
-from verifier_runtime.toolkit.text import _as_str
+from verifier_runtime.toolkit.text import _as_str, fold_in_place, marker_matches
 
 _FIELD_DEFAULTS: dict[str, object] = {
     "decimal_places": None, "sig_figs": None, "exact": False, "simplest_form": False, "unit": None,
@@ -69,7 +69,7 @@ class Cues:
     question, each field read on first access. Immutable to its readers.
     """
 
-    __slots__ = ("_text", "_low", "_values")
+    __slots__ = ("_text", "_low", "_values", "_folded")
 
     decimal_places = _Cue()
     sig_figs = _Cue()
@@ -104,6 +104,7 @@ class Cues:
             raise TypeError(f"unknown cue fields: {sorted(unknown)}")
         self._text = _text
         self._low = _text.lower()
+        self._folded: str | None | bool = False  # not folded yet
         self._values = dict(values) if not _text else {}
         if not _text:
             for k, v in _FIELD_DEFAULTS.items():
@@ -122,9 +123,21 @@ class Cues:
         found = {k: v for k, v in self.as_dict().items() if v != _FIELD_DEFAULTS[k]}
         return "Cues(" + ", ".join(f"{k}={v!r}" for k, v in found.items()) + ")"
 
+    @property
+    def _fold(self) -> str | None:
+        """The question folded by :func:`~verifier_runtime.toolkit.text.fold_in_place` (``None``
+        where folding would move an index), worked out once."""
+        f = self._folded
+        if f is False:
+            f = self._folded = self._low if self._text.isascii() else fold_in_place(self._text)
+        return f
+
     def has(self, *words: str) -> bool:
         low = self._low
-        return any(w in low for w in words)
+        for w in words:  # (a loop: the reader asked most often, where a generator costs more than the tests)
+            if w in low:
+                return True
+        return False
 
     @property
     def form_requirements(self) -> tuple[str, ...]:
@@ -200,17 +213,29 @@ _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5
 _COUNT = r"(?<![\w.])(\d{1,2}|zero|one|two|three|four|five|six|seven|eight|nine|ten)"
 _I = re.IGNORECASE
 
-_DP_RE = re.compile(_COUNT + r"[ \t-]*(?:decimal[ \t-]+(?:places?|digits?)|d\.[ \t]?p\.?(?:s\b|'s\b)?|dps?\b|decimals\b)"
-                    r"|\b(?:rounded|round|correct|accurate)\s+(?:it\s+)?to\s+" + _COUNT + r"\s+places\b", _I)
+# _COUNT for text folded by fold_in_place, matched case-sensitively, with its first character
+# first and the look back after it: the engine then scans for the characters a count starts with
+# instead of trying the whole pattern at every position (the same matches, group 1 the count)
+_COUNT_FOLDED = (r"([\dzotfsen](?<![\w.].)(?:(?<=\d)\d?|(?<=z)ero|(?<=o)ne|(?<=t)(?:wo|hree|en)|(?<=f)(?:our|ive)"
+                 r"|(?<=s)(?:ix|even)|(?<=e)ight|(?<=n)ine))")
+_DP_WORDS = r"[ \t-]*(?:decimal[ \t-]+(?:places?|digits?)|d\.[ \t]?p\.?(?:s\b|'s\b)?|dps?\b|decimals\b)"
+_DP_ROUNDED = r"\s+(?:it\s+)?to\s+" + _COUNT + r"\s+places\b"  # after "rounded", "correct", ...
+_DP_RE = re.compile(_COUNT + _DP_WORDS + r"|\b(?:rounded|round|correct|accurate)" + _DP_ROUNDED, _I)
+# _DP_RE's two branches on the folded text, each starting with its first character: their matches
+# never overlap (a count followed by a decimal word holds no "rounded ... places", and the reverse),
+# so the matches of the two, merged in order, are _DP_RE's
+_DP_COUNT_FOLDED_RE = re.compile(_COUNT_FOLDED + _DP_WORDS)
+_DP_ROUNDED_FOLDED_RE = re.compile(r"[rca](?<!\w.)(?:(?<=r)ound(?:ed)?|(?<=c)orrect|(?<=a)ccurate)" + _DP_ROUNDED)
 _NEAREST_RE = re.compile(
     r"nearest\s+(tenth|hundredth|thousandth|ten[ -]thousandth|whole\s+number|integer|whole|unit|cent|dollar|percent)",
     _I,
 )
 _NEAREST_PLACES = {"tenth": 1, "hundredth": 2, "thousandth": 3, "ten thousandth": 4, "ten-thousandth": 4,
                    "whole number": 0, "integer": 0, "whole": 0, "unit": 0, "cent": 2, "dollar": 0, "percent": 0}
-_SF_RE = re.compile(
-    _COUNT + r"[ \t-]*(?:significant[ \t-]+(?:figures?|digits?)|sig\.?[ \t-]*figs?\b|s\.[ \t]?f\.?(?:s\b)?|sfs?\b)", _I
-)
+_SF_WORDS = r"[ \t-]*(?:significant[ \t-]+(?:figures?|digits?)|sig\.?[ \t-]*figs?\b|s\.[ \t]?f\.?(?:s\b)?|sfs?\b)"
+_SF_RE = re.compile(_COUNT + _SF_WORDS, _I)
+_SF_NEEDS = ("significant", "fig", "s.f", "s. f", "s.\tf", "sf")  # one is in every match (folded)
+_SF_FOLDED_RE = re.compile(_COUNT_FOLDED + _SF_WORDS)  # _SF_RE on the folded text (see _COUNT_FOLDED)
 _EXACT_RE = re.compile(
     r"\bexact(?:ly)?\s+(?:value|form|answer|expression|result)|\bin\s+terms\s+of\s+\$?\\?(?:pi\b|π)"
     r"|\b(?:simplest\s+)?radical\s+form|\bexact\s+(?:numerical\s+)?value",
@@ -364,9 +389,19 @@ def question_cues(question: str) -> Cues:
 
 # --- the field readers (each runs its pattern only when its keyword occurs) ----------------------
 
+def _dp_counts(c: Cues) -> list[str]:
+    """The counts of ``_DP_RE.finditer`` over the question, in order."""
+    fold = c._fold
+    if fold is None:
+        return [m.group(1) or m.group(2) for m in _DP_RE.finditer(c._text)]
+    found = sorted([(m.start(), m.span(1)) for m in _DP_COUNT_FOLDED_RE.finditer(fold)]
+                   + [(m.start(), m.span(1)) for m in _DP_ROUNDED_FOLDED_RE.finditer(fold)])
+    return [c._text[g0:g1] for _m0, (g0, g1) in found]  # as written: the fold is index for index
+
+
 def _decimal_places(c: Cues) -> int | None:
     if c.has("decimal", "d.p", "dp", "places"):
-        dp = [m.group(1) or m.group(2) for m in _DP_RE.finditer(c._text)]
+        dp = _dp_counts(c)
         if dp:
             return _count(dp[-1])
     nearest = _nearest(c)
@@ -378,7 +413,12 @@ def _nearest(c: Cues) -> list[str]:
 
 
 def _sig_figs(c: Cues) -> int | None:
-    sig = _SF_RE.findall(c._text) if c.has("sig", "s.f", "sf") else []
+    if not c.has("sig", "s.f", "sf"):
+        return None
+    fold = c._fold
+    if fold is not None and not any(w in fold for w in _SF_NEEDS):
+        return None
+    sig = _SF_RE.findall(c._text) if fold is None else [c._text[m.start(1) : m.end(1)] for m in _SF_FOLDED_RE.finditer(fold)]
     n = _count(sig[-1]) if sig else None
     return n or None
 
@@ -404,6 +444,9 @@ _QUANTITY_ASKED_RE = re.compile(
 )
 
 
+_QUANTITY_ASK_STARTS = ("find", "calculate", "compute", "determine", "estimate", "what")  # every match begins so
+
+
 def quantity_symbol(symbol: str) -> str:
     """``K_{\\mathrm{a}}``, ``K_a``, ``Ka`` -> ``Ka``: one spelling per quantity symbol."""
     return symbol.replace("\\mathrm", "").replace("_", "").replace("{", "").replace("}", "")
@@ -412,7 +455,7 @@ def quantity_symbol(symbol: str) -> str:
 def _quantity(c: Cues) -> str | None:
     if not c.has(*_QUANTITY_WORDS):
         return None
-    found = _QUANTITY_ASKED_RE.findall(c._text)
+    found = [m.group("q") for m in marker_matches(_QUANTITY_ASKED_RE, c._text, _QUANTITY_ASK_STARTS, c._fold)]
     return quantity_symbol(found[-1]) if found else None
 
 

@@ -20,7 +20,14 @@ from dataclasses import dataclass, field
 from verifier_runtime.limits import MAX_ANSWER_CHARS, RESPONSE_TAIL_CHARS, check_deadline
 from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.numbers import SCALE_WORD_PATTERN
-from verifier_runtime.toolkit.text import _as_str, fold_in_place, normalize_text
+from verifier_runtime.toolkit.text import (
+    _as_str,
+    fold_in_place,
+    led_by_newline,
+    line_start_matches,
+    marker_matches,
+    normalize_text,
+)
 
 METHODS = ("tag", "json", "boxed", "final_answer", "answer_is", "bold", "hash", "answer_colon", "last_line", "whole", "none")
 # Methods that rest on an explicit answer marker written by the model.
@@ -74,7 +81,27 @@ GAP_CHARS = 200
 # ---------------------------------------------------------------- <think> blocks
 _THINK_OPEN_RE = re.compile(r"<think(?:ing)?\s*>", re.IGNORECASE)
 _THINK_BLOCK_RE = re.compile(r"<think(?:ing)?\s*>.*?</think(?:ing)?\s*>", re.IGNORECASE | re.DOTALL)
+_THINK_CLOSE_RE = re.compile(r"</think(?:ing)?\s*>", re.IGNORECASE)
 _THINK_CLOSE_REVERSED_RE = re.compile(r">\s*(?:gni)?kniht/<", re.IGNORECASE)
+
+
+def _without_blocks(text: str) -> str:
+    """``_THINK_BLOCK_RE.sub("", text)``: each block runs from an opening tag to the first closing
+    tag after it, found by a search that scans for the tag's "<" at once (the lazy ``.*?`` tests
+    for the closing tag at every character); an opening tag with no close after it ends the work."""
+    out: list[str] = []
+    pos = 0
+    while True:
+        o = _THINK_OPEN_RE.search(text, pos)
+        c = _THINK_CLOSE_RE.search(text, o.end()) if o is not None else None
+        if c is None:
+            break
+        out.append(text[pos : o.start()])
+        pos = c.end()
+    if not out:
+        return text
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _last_close_end(text: str) -> int:
@@ -87,7 +114,7 @@ def _strip_think(text: str) -> tuple[str, bool]:
     """(text without reasoning, whether a ``<think>`` was left open).
 
     Linear time: every ``<think>`` before the last ``</think>`` has a close after it, so the
-    lazy block pattern never rescans; opens after the last close are unclosed.
+    block search never rescans; opens after the last close are unclosed.
     """
     if "<" not in text:
         return text, False
@@ -97,7 +124,7 @@ def _strip_think(text: str) -> tuple[str, bool]:
     if opened:
         tail = tail[: opened.start()]
     if head:
-        head = _THINK_BLOCK_RE.sub("", head)
+        head = _without_blocks(head)
         lone = _last_close_end(head)  # a close without an open: everything before it is reasoning
         if lone >= 0:
             head = head[lone:]
@@ -366,6 +393,7 @@ _ANSWER_COLON_RE = re.compile(
     r"^[ \t]*(?:(?:\*\*|__)[ \t]*)?(?:A|Ans|Answer)(?:[ \t]*(?:\*\*|__))?[ \t]*[:：](?:[ \t]*(?:\*\*|__))?",
     re.IGNORECASE | re.MULTILINE,
 )
+_ANSWER_COLON_NL_RE = led_by_newline(_ANSWER_COLON_RE)  # (see line_start_matches)
 _OPTION_B_LINE_RE = re.compile(r"^[ \t]*(?:\*\*)?B[ \t]*[:：]", re.MULTILINE)
 _HASH_RE = re.compile(r"^[ \t]*####[ \t]*([^\n]*)$", re.MULTILINE)
 _BOLD_RE = re.compile(r"\*\*([^*\n]+)\*\*")
@@ -373,6 +401,8 @@ _LEAD_FILLER_RE = re.compile(
     r"^(?:so|therefore|thus|hence|finally|in\s+conclusion|in\s+summary|overall|in\s+total|answer)\b[ \t]*[,:]?[ \t]*",
     re.IGNORECASE,
 )
+# every character the filler pattern's first letters (s, t, h, f, i, o, a) match case-insensitively
+_FILLER_FIRST = "sStThHfFiIoOaA\u017f\u0130\u0131"
 _SENTENCE_END_RE = re.compile(r"\.\s+(?=[A-Z])")
 _SEP_LEAD = " \t:：="
 _ANS_LEAD_RE = re.compile(r"(?<!\s)\s*+(?:Ans|Answer)\b", re.IGNORECASE)
@@ -404,45 +434,24 @@ def _rest_of_answer(text: str, start: int) -> tuple[str, int]:
 _MAX_CANDIDATES = 16
 
 
-def _marker_matches(regex: re.Pattern[str], text: str, starts: tuple[str, ...]) -> list[re.Match[str]]:
-    """``list(regex.finditer(text))`` for a case-insensitive marker whose every match begins
-    with one of the lower-case ASCII words ``starts``. The regular expression engine tries such
-    a pattern at every position of the text; a match can only begin where one of the words is
-    written (in the folded text, index for index), so only those places are tried: the same
-    matches, found in a fraction of the time on long responses."""
-    low = fold_in_place(text) if starts else None
-    if low is None:
-        return list(regex.finditer(text))
-    at: set[int] = set()
-    for word in starts:
-        k = low.find(word)
-        while k >= 0:
-            at.add(k)
-            k = low.find(word, k + 1)
-    out: list[re.Match[str]] = []
-    pos = 0
-    for k in sorted(at):
-        if k < pos:
-            continue  # inside the previous match: finditer resumes after it
-        m = regex.match(text, k)
-        if m is not None:
-            if m.end() == k:  # an empty match (not one of these markers): finditer's own rules
-                return list(regex.finditer(text))
-            out.append(m)
-            pos = m.end()
-    return out
+def _line_start_matches(text: str) -> list[re.Match[str]]:
+    """``list(_ANSWER_COLON_RE.finditer(text))``: a match begins at the start of a line and ends
+    within it (:func:`~verifier_runtime.toolkit.text.line_start_matches`)."""
+    return line_start_matches(_ANSWER_COLON_RE, _ANSWER_COLON_NL_RE, text)
 
 
-# the words every match of a marker begins with (see _marker_matches)
+# the words every match of a marker begins with (see text.marker_matches)
 _FINAL_STARTS = ("final",)
 _ANSWER_IS_STARTS = ("answer", "correct", "right", "best")
 
 
 def _last_marker(regex: re.Pattern[str], text: str, skip_options_list: bool = False,
-                 starts: tuple[str, ...] = ()) -> list[tuple[str, int, int]]:
+                 starts: tuple[str, ...] = (), line_starts: bool = False,
+                 low: str | None | bool = False) -> list[tuple[str, int, int]]:
     """(cleaned answer, end, start of the marker) after the last (up to 16) matches of
-    ``regex``, in order; empty ones dropped."""
-    matches = _marker_matches(regex, text, starts)
+    ``regex``, in order; empty ones dropped. ``line_starts``: ``regex`` is the ``Answer:`` line
+    marker, found by :func:`_line_start_matches`. ``low``: the text's :func:`fold_in_place`, when known."""
+    matches = _line_start_matches(text) if line_starts else marker_matches(regex, text, starts, low)
     out: list[tuple[str, int]] = []
     for m in reversed(matches):
         if len(out) >= _MAX_CANDIDATES:
@@ -499,6 +508,8 @@ def _bold_candidates(text: str) -> list[tuple[str, int]]:
 def _strip_filler(line: str) -> str:
     """Drop a leading "So," / "Therefore," etc. (a few rounds)."""
     for _ in range(3):
+        if line[:1] not in _FILLER_FIRST:
+            break  # no filler word starts the line
         new = _LEAD_FILLER_RE.sub("", line, count=1)
         if new == line:
             break
@@ -512,6 +523,13 @@ _DANGLING_CHARS = ",:;=+-*/^_({[\\"
 _SHORT_LIMIT = 2_000  # responses up to this long may be answered by their last line
 _ECHO_MIN_TOKENS = 4
 _TOKEN_RE = re.compile(r"\w+")
+_ASCII_TOKEN_RE = re.compile(r"[A-Za-z0-9_]+")  # _TOKEN_RE on ASCII text, as a character set
+
+
+def _tokens(text: str) -> list[str]:
+    """``_TOKEN_RE.findall(text)``; on ASCII text (known at once) by the character-set pattern,
+    which the engine tests faster than the Unicode word class."""
+    return (_ASCII_TOKEN_RE if text.isascii() else _TOKEN_RE).findall(text)
 
 
 def _looks_truncated(text: str, method: str, unclosed_box: bool) -> bool:
@@ -529,7 +547,7 @@ def _looks_truncated(text: str, method: str, unclosed_box: bool) -> bool:
     return method not in MARKER_METHODS and len(tail) >= _SHORT_LIMIT and last not in _TERMINAL_CHARS
 
 
-_DOLLAR_RE = re.compile(r"(?<!\\)\$")
+_DOLLAR_RE = re.compile(r"\$(?<!\\\$)")  # a "$" not escaped (the look back after it: scanned for at once)
 _OPEN_MATH_TAIL = 200
 
 
@@ -560,7 +578,7 @@ def _too_few_tokens(text: str) -> bool:
     normalising it: on ASCII text every step of :func:`normalize_text` only removes characters
     (controls, ``$``, command names, end punctuation, an article) or exchanges one white space
     for another, so it never makes more ``\\w+`` runs than the raw text has."""
-    return len(text) <= _FEW_TOKENS_CHARS and text.isascii() and len(_TOKEN_RE.findall(text)) < _ECHO_MIN_TOKENS
+    return len(text) <= _FEW_TOKENS_CHARS and text.isascii() and len(_ASCII_TOKEN_RE.findall(text)) < _ECHO_MIN_TOKENS
 
 
 def _is_echo(text: str, question: str | None) -> bool:
@@ -583,7 +601,7 @@ def _echo_compared(text: str, q: str) -> bool:
         return False
     if len(nr) > 2 * len(nq) + 32:
         return False
-    r_tokens, q_tokens = _TOKEN_RE.findall(nr), _TOKEN_RE.findall(nq)
+    r_tokens, q_tokens = _tokens(nr), _tokens(nq)
     if len(r_tokens) < _ECHO_MIN_TOKENS or not q_tokens:
         return False
     if nr in nq and (len(nr) >= 0.6 * len(nq) or len(r_tokens) >= _ECHO_COPY_TOKENS):
@@ -728,20 +746,23 @@ def _extract(text: str, *, reference: bool) -> _Found:
     else:
         order = ("final_answer", "answer_is", "answer_colon", "bold", "hash")
     # Cheap literal tests first (each marker regex scans the whole text). Case-insensitive
-    # matching also lets dotless/dotted I (\u0131, \u0130) stand for "i": the fold maps them too.
-    folded = text.casefold().replace("\u0131", "i").replace("\u0307", "")
+    # matching also lets dotless/dotted I (\u0131, \u0130) stand for "i": both folds map them too.
+    # The index-keeping fold serves the marker scans as well; where it cannot keep the indices,
+    # the casefold decides the literal tests.
+    low = fold_in_place(text)
+    folded = low if low is not None else text.casefold().replace("\u0131", "i").replace("\u0307", "")
     for method in order:
         found: list[tuple[str, int]] | list[tuple[str, int, int]]
         if method == "final_answer":
-            found = _last_marker(_FINAL_RE, text, starts=_FINAL_STARTS) if "final" in folded else []
+            found = _last_marker(_FINAL_RE, text, starts=_FINAL_STARTS, low=low) if "final" in folded else []
         elif method == "answer_is":
             maybe = "answer" in folded or "option" in folded or "choice" in folded
-            found = _last_marker(_ANSWER_IS_RE, text, starts=_ANSWER_IS_STARTS) if maybe else []
+            found = _last_marker(_ANSWER_IS_RE, text, starts=_ANSWER_IS_STARTS, low=low) if maybe else []
         elif method == "answer_colon":
             if reference and not multiline and not _ANS_LEAD_RE.match(text):
                 continue  # a one-line reference "A: Paris" is an option, not a GSM8K answer line
             maybe = ":" in text or "\uff1a" in text
-            found = _last_marker(_ANSWER_COLON_RE, text, skip_options_list=True) if maybe else []
+            found = _last_marker(_ANSWER_COLON_RE, text, skip_options_list=True, line_starts=True) if maybe else []
         elif method == "bold":
             found = _bold_candidates(text) if "**" in text else []
         else:

@@ -105,23 +105,92 @@ class CaseFolded:
     text (:func:`fold_in_place`): the same matches at the same places, in about half the time
     (the engine tests each alternative's first letter at once instead of through a case fold)."""
 
-    __slots__ = ("_rx", "_folded")
+    __slots__ = ("_rx", "_folded", "_needs")
 
-    def __init__(self, rx: re.Pattern[str]) -> None:
+    def __init__(self, rx: re.Pattern[str], needs: tuple[str, ...] = ()) -> None:
+        """``needs``: lower-case words one of which every match holds (in the folded text); a text
+        without any of them is not searched."""
         letters = re.sub(r"\\.", "", rx.pattern)  # escapes (\b, \s, \w ...) keep their meaning
         if not rx.flags & re.IGNORECASE or any(ch.isupper() for ch in letters) or any(
                 ch.isalpha() and not ch.isascii() for ch in letters):
             raise ValueError(f"not a case-insensitive pattern of lower-case ASCII letters: {rx.pattern!r}")
         self._rx = rx
         self._folded = re.compile(rx.pattern, rx.flags & ~re.IGNORECASE)
+        self._needs = needs
+
+    def _absent(self, low: str | None) -> bool:
+        if not self._needs or low is None:
+            return False
+        for w in self._needs:
+            if w in low:
+                return False
+        return True
 
     def search_in(self, text: str, low: str | None) -> bool:
         """Whether the pattern occurs in ``text``, whose :func:`fold_in_place` is ``low``."""
+        if self._absent(low):
+            return False
         return bool(self._rx.search(text) if low is None else self._folded.search(low))
 
     def spans_in(self, text: str, low: str | None) -> list[tuple[int, int]]:
         """The spans of ``finditer`` over ``text``, whose :func:`fold_in_place` is ``low``."""
+        if self._absent(low):
+            return []
         return [m.span() for m in (self._rx.finditer(text) if low is None else self._folded.finditer(low))]
+
+def line_start_matches(regex: re.Pattern[str], led: re.Pattern[str], text: str, pos: int = 0) -> list[re.Match[str]]:
+    """``list(regex.finditer(text, pos))`` for a ``^``-anchored multi-line pattern whose matches
+    never take in a line break, given ``led``: the same pattern with ``"\\n"`` for its ``^``. Such
+    a pattern matches at most once a line, where a line starts; ``led`` finds those lines (its
+    first character is a literal the engine scans for at once, where ``^`` is tried at every
+    position), and ``regex`` is matched there."""
+    first = regex.match(text, pos)
+    out = [first] if first is not None else []
+    for h in led.finditer(text, pos):
+        m = regex.match(text, h.start() + 1)
+        if m is not None:
+            out.append(m)
+    return out
+
+
+def led_by_newline(regex: re.Pattern[str]) -> re.Pattern[str]:
+    """The ``led`` pattern of :func:`line_start_matches` for ``regex``."""
+    if not regex.pattern.startswith("^"):
+        raise ValueError(f"not a ^-anchored pattern: {regex.pattern!r}")
+    return re.compile("\n" + regex.pattern[1:], regex.flags)
+
+
+def marker_matches(regex: re.Pattern[str], text: str, starts: tuple[str, ...],
+                   low: str | None | bool = False) -> list[re.Match[str]]:
+    """``list(regex.finditer(text))`` for a pattern whose every match begins with one of the
+    lower-case ASCII words ``starts`` (case-insensitively, in the text folded by
+    :func:`fold_in_place`; ``low`` is that fold when the caller has it). The regular expression
+    engine tries such a pattern at every position of the text; a match can only begin where one
+    of the words is written (in the folded text, index for index), so only those places are
+    tried: the same matches, found in a fraction of the time on long texts."""
+    if low is False:
+        low = fold_in_place(text) if starts else None
+    if low is None:
+        return list(regex.finditer(text))
+    at: set[int] = set()
+    for word in starts:
+        k = low.find(word)
+        while k >= 0:
+            at.add(k)
+            k = low.find(word, k + 1)
+    out: list[re.Match[str]] = []
+    pos = 0
+    for k in sorted(at):
+        if k < pos:
+            continue  # inside the previous match: finditer resumes after it
+        m = regex.match(text, k)
+        if m is not None:
+            if m.end() == k:  # an empty match (not one of these markers): finditer's own rules
+                return list(regex.finditer(text))
+            out.append(m)
+            pos = m.end()
+    return out
+
 
 @memoize_text()
 def normalize_text(s: str) -> str:
@@ -138,13 +207,14 @@ def normalize_text(s: str) -> str:
     if not text or len(text) > RESPONSE_TAIL_CHARS:
         return ""
     text = unicodedata.normalize("NFKC", text)
-    if _CONTROL_RE.search(text):
+    if not text.isprintable() and _CONTROL_RE.search(text):  # (a control character is never printable)
         text = _CONTROL_RE.sub("", text)
     text = _unwrap_text_commands(text)
     text = text.replace("$", "")
     text = " ".join(_strip_ends(text).split())
     text = text.casefold()
-    text = _ARTICLE_RE.sub("", text, count=1)
+    if text.startswith(("a", "t")):  # what the article pattern starts with
+        text = _ARTICLE_RE.sub("", text, count=1)
     return _strip_ends(text).strip()
 
 
