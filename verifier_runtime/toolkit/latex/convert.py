@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import threading
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from verifier_runtime.limits import MAX_ANSWER_CHARS, MAX_EXPR_DEPTH, check_deadline, note_limit
@@ -28,35 +30,69 @@ def _sympy() -> Any:
 
 
 def _to_sympy(n: Node) -> Any:
+    v = _build(n)
+    return _rational(v) if type(v) is Fraction else v
+
+
+def _rational(v: Fraction) -> Any:
+    sp = _sympy()
+    return sp.Integer(v.numerator) if v.denominator == 1 else sp.Rational(v.numerator, v.denominator)
+
+
+def _sym(v: Any) -> Any:
+    return _rational(v) if type(v) is Fraction else v
+
+
+def _build(n: Node) -> Any:
+    """``n`` in sympy, or as a :class:`~fractions.Fraction` where it is an exact rational.
+
+    A subtree of rational numbers under ``add``, ``mul``, ``neg``, ``inv``, an integer power (no
+    zero base under a negative one), a factorial of a whole number or a binomial of whole
+    numbers is the rational sympy would build from it: evaluating such rational arithmetic is
+    what sympy does when it constructs those nodes, and the guard has bounded every size first.
+    Building it with Fractions skips sympy's construction machinery; the caller turns a
+    Fraction into the sympy Rational."""
     sp = _sympy()
     check_deadline()
     tag = n[0]
     if tag == "num":
-        v: Fraction = n[1]
-        return sp.Integer(v.numerator) if v.denominator == 1 else sp.Rational(v.numerator, v.denominator)
-    if tag == "const":
-        return {"pi": sp.pi, "E": sp.E, "I": sp.I, "oo": sp.oo}[n[1]]
+        return n[1]
     if tag == "sym":
         return sp.Symbol(n[1])
+    if tag == "const":
+        return {"pi": sp.pi, "E": sp.E, "I": sp.I, "oo": sp.oo}[n[1]]
+    if tag == "add" or tag == "mul":
+        parts = [_build(c) for c in n[1]]
+        if all(type(p) is Fraction for p in parts):
+            out = parts[0]
+            for p in parts[1:]:
+                out = out + p if tag == "add" else out * p
+            return out
+        return (sp.Add if tag == "add" else sp.Mul)(*[_sym(p) for p in parts])
     if tag == "neg":
-        return -_to_sympy(n[1])
+        return -_build(n[1])
     if tag == "inv":
-        d = _to_sympy(n[1])
+        d = _build(n[1])
         if d == 0:
             raise ParseRefused("division by zero")
-        return sp.Pow(d, -1)
-    if tag == "add":
-        return sp.Add(*[_to_sympy(c) for c in n[1]])
-    if tag == "mul":
-        return sp.Mul(*[_to_sympy(c) for c in n[1]])
+        return 1 / d if type(d) is Fraction else sp.Pow(d, -1)
     if tag == "pow":
-        return sp.Pow(_to_sympy(n[1]), _to_sympy(n[2]))
+        b, e = _build(n[1]), _build(n[2])
+        if type(b) is Fraction and type(e) is Fraction and e.denominator == 1 and (b != 0 or e >= 0):
+            return b ** e.numerator
+        return sp.Pow(_sym(b), _sym(e))
     if tag == "deg":
         return _to_sympy(n[1]) * sp.pi / 180
     if tag == "fact":
-        return sp.factorial(_to_sympy(n[1]))
+        a = _build(n[1])
+        if type(a) is Fraction and a.denominator == 1 and a >= 0:
+            return Fraction(math.factorial(a.numerator))
+        return sp.factorial(_sym(a))
     if tag == "binom":
-        return sp.binomial(_to_sympy(n[1]), _to_sympy(n[2]))
+        top, k = _build(n[1]), _build(n[2])
+        if type(top) is Fraction and type(k) is Fraction and top.denominator == k.denominator == 1 and top >= 0 and k >= 0:
+            return Fraction(math.comb(top.numerator, k.numerator))
+        return sp.binomial(_sym(top), _sym(k))
     if tag == "root":
         return sp.root(_to_sympy(n[1]), _to_sympy(n[2]))
     if tag == "log":
@@ -78,6 +114,14 @@ def _to_sympy(n: Node) -> Any:
             return sp.sqrt(*args)
         return getattr(sp, name)(*args)
     raise ParseRefused(f"unknown node {tag}")
+
+
+@lru_cache(maxsize=4096)
+def converted(node: Node) -> Any:
+    """:func:`_to_sympy` once per distinct tree: two spellings of one expression (``x^{2}`` and
+    ``x^2``, ``\\frac{1}{2}`` and ``1/2``) parse to one tree and share its sympy value. A tree is a
+    hashable, immutable tuple and sympy values are immutable; a tree that fails is not kept."""
+    return _to_sympy(node)
 
 
 # --- public parsing ----------------------------------------------------------------------------
@@ -161,7 +205,7 @@ def _convert(parsed: tuple[Node, float | None, int] | None) -> Any:
     if parsed is None:
         return None
     try:
-        return _to_sympy(parsed[0])
+        return converted(parsed[0])
     except (ParseRefused, ValueError, TypeError, RecursionError, OverflowError, ZeroDivisionError, AttributeError):
         return None
 
