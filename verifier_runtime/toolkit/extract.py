@@ -72,7 +72,16 @@ class Extracted:
 _NONE = Extracted(None, "none")
 # characters that show nothing and join nothing: zero-width space, word joiner, byte-order mark,
 # soft hyphen ("4\u200b2" is 42); the joiners of scripts and emoji (U+200C, U+200D) stay
-_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u2060\ufeff\u00ad"))
+_INVISIBLE = ("\u200b", "\u2060", "\ufeff", "\u00ad")
+
+
+def _visible(s: str) -> str:
+    """``s`` without the invisible characters above (searched first: ``str.translate`` with a
+    table looks every character up, and almost no text holds one)."""
+    for ch in _INVISIBLE:
+        if ch in s:
+            s = s.replace(ch, "")
+    return s
 #: how much text after the final answer is kept for the commitment analysis (retractions)
 TAIL_CHARS = 1_200
 #: how much of the text between two boxes is kept (a connective such as " or " is short)
@@ -830,7 +839,7 @@ def extract_final_answer(response: str, question: str | None = None) -> Extracte
     if s is None:
         return _NONE
     if not s.isascii():
-        s = s.translate(_INVISIBLE)
+        s = _visible(s)
     text, open_think = _strip_think(s)
     if open_think and not text:
         return Extracted(None, "none", truncated=True)
@@ -853,7 +862,7 @@ def extract_reference(reference: str) -> Extracted:
     s = _as_str(reference)
     if s is None:
         return _NONE
-    text = (s if s.isascii() else s.translate(_INVISIBLE)).strip()
+    text = (s if s.isascii() else _visible(s)).strip()
     if len(text) > RESPONSE_TAIL_CHARS:
         text = text[-RESPONSE_TAIL_CHARS:]
     answer, method, candidates, unclosed_box, _end, boxes = _extract(text, reference=True)
