@@ -71,7 +71,13 @@ def server(tmp_path_factory):
 def _api(env: dict, method: str, path: str, body: dict | None = None):
     import httpx
 
-    r = httpx.request(method, env["PREFECT_API_URL"] + path, json=body, timeout=30)
+    # the server answers 503 while its SQLite database is busy (a loaded machine); Prefect's own
+    # client retries those, and so does this one
+    for attempt in range(5):
+        r = httpx.request(method, env["PREFECT_API_URL"] + path, json=body, timeout=30)
+        if r.status_code not in (429, 502, 503) or attempt == 4:
+            break
+        time.sleep(1 + 2 * attempt)
     r.raise_for_status()
     return r.json()
 
