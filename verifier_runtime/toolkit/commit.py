@@ -69,9 +69,8 @@ class Commitment:
     text: str | None = None
     #: the candidates in order with repeats kept (``C, C, B``): for comparison with a sequence
     items: tuple[str, ...] = ()
-    #: the candidates are final answers of their own (several ``<answer>`` tags, answer lines
-    #: one right after another), not the values of one answer; boxes offered as alternatives
-    #: are told by ``method == "boxed"`` and ``joiner == "or"``
+    #: the candidates are final answers of their own (boxes offered as alternatives, several
+    #: ``<answer>`` tags, answer lines one right after another), not the values of one answer
     final_answers: bool = False
 
     @property
@@ -462,18 +461,19 @@ def _value_like(part: str) -> bool:
     return True
 
 
-_QUESTIONED_RE = re.compile(r"^\s*+([^?\n]{1,40}?)\s*+\?\s++(?:or\s+)?([^?\n]{1,40}?)\s*+\?\s*+$", re.IGNORECASE)
-
-
 _MAX_ASKED = 8
+_ASKED_OR_RE = re.compile(r"^or\s+", re.IGNORECASE)
 
 
 def _asked_candidates(text: str) -> tuple[str, ...]:
-    """"42? 43? 44?": three or more candidates, each only asked (two are read by _QUESTIONED_RE)."""
+    """"Canberra? Sydney?", "42? 43? 44?": two to eight different candidates, each only asked
+    (a question mark, then white space before the next one), none committed."""
     pieces = text.strip().split("?")
-    if pieces[-1].strip() or not 3 < len(pieces) <= _MAX_ASKED + 1:
+    if pieces[-1].strip() or not 2 < len(pieces) <= _MAX_ASKED + 1:
         return ()
-    items = [clean_answer(p.strip().removeprefix("or ").strip()) for p in pieces[:-1]]
+    if any(not p[:1].isspace() for p in pieces[1:-1]):
+        return ()  # "42?43?" is no list of questions
+    items = [clean_answer(_ASKED_OR_RE.sub("", p.strip(), count=1)) for p in pieces[:-1]]
     if any(not it or len(it) > 40 or "\n" in it for it in items):
         return ()
     distinct = _distinct(tuple(items))
@@ -493,11 +493,6 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
     if not text:
         return (), "single", False
     if "?" in text:
-        q = _QUESTIONED_RE.match(text)
-        if q:  # "Canberra? Sydney?": each candidate asked, none committed
-            a, b = clean_answer(q.group(1)), clean_answer(q.group(2))
-            if a and b and _key(a) != _key(b):
-                return (a, b), "or", True
         asked = _asked_candidates(text)
         if asked:
             return asked, "or", True
@@ -820,7 +815,7 @@ def _commitment(ex: Extracted) -> Commitment:
     elif candidates:
         answer = candidates[0]
     return Commitment(answer, candidates, joiner, hedged, reason, tuple(negated), tuple(retracted), ex.method,
-                      text, items, finals and len(candidates) > 1)
+                      text, items, len(candidates) > 1 and (finals or (ex.method == "boxed" and joiner == "or")))
 
 
 _OPTION_LETTER_RE = re.compile(r"\(?[A-J]\)?\.?")

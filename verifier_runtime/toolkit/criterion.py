@@ -498,7 +498,7 @@ def invalid_reason(x: Any) -> str | None:
         first = c.candidates[0]
         if all(_values_agree(first, k) or text_match(first, k) for k in c.candidates[1:]):
             return None
-        if c.final_answers or (c.method == "boxed" and c.joiner == "or"):
+        if c.final_answers:
             return "hedge:multiple_final_answers"
         return "hedge:alternatives" if c.joiner == "or" else "hedge:list_for_single_answer"
     return None
@@ -843,7 +843,7 @@ def _several(x: Any, c: Commitment, cues: Cues | None, options: dict[str, str]) 
         if stated is not None:  # "\\tan\\theta = 1 and \\theta = \\pi/4": the asked unknown's value
             j = compare_candidate(stated, ref, cues, x)
             return j if j is not None else _text(stated, ref, x, cues)
-    if c.final_answers or (c.method == "boxed" and c.joiner == "or"):
+    if c.final_answers:
         return Judgment(False, "hedge:multiple_final_answers")
     return Judgment(False, "hedge:alternatives" if c.joiner == "or" else "hedge:list_for_single_answer")
 

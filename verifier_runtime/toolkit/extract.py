@@ -740,8 +740,7 @@ def _extract(text: str, *, reference: bool) -> _Found:
     if not reference and "{" in text and text.lstrip()[:1] in "{`":
         value = _json_answer(text)
         if value is not None:
-            inner = _extract(value, reference=False) if value.strip() else (None,)
-            answer = inner[0]
+            answer = _extract(value, reference=False)[0] if value.strip() else None
             if answer is None:
                 return None, "none", [], False, len(text), ()
             return answer, "json", [answer], False, len(text), ()
