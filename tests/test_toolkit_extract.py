@@ -307,3 +307,39 @@ def test_space_commands_and_invisible_characters() -> None:
     assert ex.extract_final_answer("Answer: 4\u200b2").answer == "42"
     assert ex.extract_reference("\ufeff42").answer == "42"
     assert ex.extract_final_answer("Answer: \u0915\u094d\u200d\u0937").answer == "\u0915\u094d\u200d\u0937"  # joiners stay
+
+
+def test_doubled_backslashes_are_undone_only_when_every_backslash_is_doubled() -> None:
+    assert ex.undouble_backslashes("\\\\frac{1}{2}") == "\\frac{1}{2}"
+    assert ex.undouble_backslashes("3 \\\\times 10^{2} \\\\, \\\\mathrm{m}") == "3 \\times 10^{2} \\, \\mathrm{m}"
+    assert ex.undouble_backslashes("a \\\\\\\\ b \\\\frac{1}{2}") == "a \\\\ b \\frac{1}{2}"  # an escaped line break
+    # a single backslash anywhere: the text is LaTeX as written (its \\ are line breaks)
+    for kept in ("\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}", "1 \\\\ 2", "\\\\frac{1}{2} + \\sqrt{2}", "42", ""):
+        assert ex.undouble_backslashes(kept) == kept, kept
+    assert ex.extract_reference("\\\\frac{1}{2}").answer == "\\frac{1}{2}"
+    assert ex.extract_final_answer("So $\\\\boxed{\\\\frac{1}{2}}$.").answer == "\\frac{1}{2}"
+    assert ex.extract_final_answer("$\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}$").answer == (
+        "\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}")
+
+
+def test_a_reference_written_as_a_list_of_strings_is_its_items() -> None:
+    assert ex.unwrap_string_list("['2']") == "2"
+    assert ex.unwrap_string_list("[['5\\\\sqrt{2}']]") == "5\\sqrt{2}"
+    assert ex.unwrap_string_list('[["5\\\\sqrt{2}"]]') == "5\\sqrt{2}"
+    assert ex.unwrap_string_list("['3', '-3']") == "3, -3"
+    assert ex.unwrap_string_list("[['it\\'s']]") == "it's"
+    assert ex.unwrap_string_list('["say \\"hi\\""]') == 'say "hi"'
+    for other in ("[1, 2]", "[0, 1)", "['a', 2]", "['a'] and more", "[]", "['unclosed]", "[['a']", "[x]"):
+        assert ex.unwrap_string_list(other) is None, other
+    assert ex.extract_reference("[['\\\\boxed{113 \\\\, \\\\mathrm{L}}']]").answer == "113 \\, \\mathrm{L}"
+    assert ex.extract_reference("[1, 2]").answer == "[1, 2]"
+    many = "[" + ", ".join(["'1'"] * 100) + "]"
+    assert ex.unwrap_string_list(many) is None  # more items than any answer has: left as written
+
+
+@pytest.mark.parametrize("text", ["[" + "'a', " * 200_000 + "'b']", "['" + "\\\\" * 300_000 + "']",
+                                  "\\\\frac" * 200_000, "[[[[" * 100_000 + "'a'" + "]]]]" * 100_000])
+def test_escaped_and_listed_text_is_fast_on_hostile_sizes(text: str) -> None:
+    assert cpu_seconds(ex.unwrap_string_list, text)[1] < 0.15
+    assert cpu_seconds(ex.undouble_backslashes, text)[1] < 0.15
+    assert isinstance(ex.extract_reference(text), ex.Extracted)

@@ -70,6 +70,63 @@ class Extracted:
 
 
 _NONE = Extracted(None, "none")
+# --------------------------------------------------------------- escaped and listed text
+_ODD_RUN_RE = re.compile(r"(?<!\\)(?:\\\\)*+\\(?!\\)")  # a run of backslashes of odd length
+_DOUBLED_COMMAND_RE = re.compile(r"\\\\[A-Za-z,;:!]")
+
+
+def undouble_backslashes(s: str) -> str:
+    """``s`` with every backslash halved when it was written escaped once more, as JSON or a
+    program's string literal does: every run of backslashes has even length and at least one
+    pair starts a command (``\\\\frac``, ``\\\\,``). A text with a single backslash anywhere
+    (``\\frac{1}{2} \\\\ 3``: a LaTeX line break) is kept as it is."""
+    if "\\\\" not in s or not _DOUBLED_COMMAND_RE.search(s):
+        return s
+    if _ODD_RUN_RE.search(s):
+        return s
+    return s.replace("\\\\", "\\")
+
+
+_LIST_ITEM_RE = re.compile(r"'((?:[^'\\]|\\.)*+)'" r'|"((?:[^"\\]|\\.)*+)"', re.DOTALL)
+_LIST_GAP_CHARS = " \t\n,[]"
+_MAX_LIST_ITEMS = 64
+
+
+def _leading(s: str, bracket: str) -> int:
+    """How many ``bracket`` characters open ``s`` (white space between them allowed)."""
+    n = 0
+    for ch in s:
+        if ch == bracket:
+            n += 1
+        elif not ch.isspace():
+            break
+    return n
+
+
+def unwrap_string_list(s: str) -> str | None:
+    """The strings of a text that is a (nested) list of quoted strings, as a dataset writes a
+    list-valued answer field: ``['2']`` is ``2``, ``[['10 A', '22.5 A']]`` is ``10 A, 22.5 A``
+    (a string's own escapes undone: ``\\'`` and ``\\"``, and doubled backslashes by
+    :func:`undouble_backslashes`); ``None`` for anything else (``[1, 2]`` is an interval or a
+    vector, not a list of strings)."""
+    if len(s) < 4 or s[0] != "[" or s[-1] != "]" or s[1] not in "[ '\"":
+        return None
+    if _leading(s, "[") != _leading(s[::-1], "]"):
+        return None  # "[['a']": not a list as written
+    items: list[str] = []
+    pos = 0
+    for m in _LIST_ITEM_RE.finditer(s):
+        if s[pos : m.start()].strip(_LIST_GAP_CHARS) or len(items) >= _MAX_LIST_ITEMS:
+            return None
+        single = m.group(1) is not None
+        item = m.group(1) if single else m.group(2)
+        items.append(item.replace("\\'", "'") if single else item.replace('\\"', '"'))
+        pos = m.end()
+    if not items or s[pos:].strip(_LIST_GAP_CHARS):
+        return None
+    return ", ".join(undouble_backslashes(item).strip() for item in items)
+
+
 # characters that show nothing and join nothing: zero-width space, word joiner, byte-order mark,
 # soft hyphen ("4\u200b2" is 42); the joiners of scripts and emoji (U+200C, U+200D) stay
 _INVISIBLE = ("\u200b", "\u2060", "\ufeff", "\u00ad")
@@ -839,6 +896,8 @@ def extract_final_answer(response: str, question: str | None = None) -> Extracte
         return _NONE
     if not s.isascii():
         s = _visible(s)
+    if "\\\\" in s:
+        s = undouble_backslashes(s)
     text, open_think = _strip_think(s)
     if open_think and not text:
         return Extracted(None, "none", truncated=True)
@@ -862,6 +921,10 @@ def extract_reference(reference: str) -> Extracted:
     if s is None:
         return _NONE
     text = (s if s.isascii() else _visible(s)).strip()
+    if text.startswith("["):
+        text = unwrap_string_list(text) or text
+    if "\\" in text:
+        text = undouble_backslashes(text)
     if len(text) > RESPONSE_TAIL_CHARS:
         text = text[-RESPONSE_TAIL_CHARS:]
     answer, method, candidates, unclosed_box, _end, boxes = _extract(text, reference=True)
