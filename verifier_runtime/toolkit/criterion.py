@@ -761,6 +761,19 @@ _DANGLING_RE = re.compile(r"(?:[=+\-*/^\u00d7\u00b7,(]|\\(?:times|cdot|frac|sqrt
 
 
 _FUNCTION_LABEL_RE = re.compile(r"^\s*+\$?\s*+(?:(?P<y>y)|[a-zA-Z]\s*+\(\s*+[a-z]\s*+\))\s*+=(?P<rhs>[^=]{1,300})$")
+_GREEK = ("alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|nu|xi|pi|rho|"
+          "varrho|sigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Pi|Sigma|Phi|Psi|Omega")
+# a quantity's name, with its argument or without: "x(t) =", "\rho(t) =", "v_{0} ="
+_NAMED_VALUE_RE = re.compile(
+    r"^\s*+\$?\s*+(?:\\displaystyle\s*+)?(?P<name>(?:[A-Za-z]|\\(?:" + _GREEK + r")(?![A-Za-z]))"
+    r"(?:_\{?[A-Za-z0-9]{1,4}\}?)?)\s*+(?P<args>\(\s*+[a-z](?:_\{?[A-Za-z0-9]{1,3}\}?)?\s*+\))?\s*+="
+    r"(?P<rhs>[^=]{1,400})$")
+
+
+def _name_key(name: str) -> str:
+    return name.replace("{", "").replace("}", "").replace(" ", "")
+
+
 _FORMULA_CHARS_RE = re.compile(r"[A-Za-z0-9_{}\\ \u2080-\u2089()]{2,40}")
 
 
@@ -1233,6 +1246,11 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
         if fa and fr and (fa.group("y") is None) != (fr.group("y") is None):
             # R4.2: "y = x + 1" and "f(x) = x + 1" name one function's value two ways: the right-hand sides decide
             return _compare_candidate(fa.group("rhs"), fr.group("rhs"), cues, x, element)
+        na, nr = _NAMED_VALUE_RE.match(answer), _NAMED_VALUE_RE.match(ref)
+        if (na and nr and (na.group("args") is None) != (nr.group("args") is None)
+                and _name_key(na.group("name")) == _name_key(nr.group("name"))):
+            # R4.2: "\rho(t) = ..." and "\rho = ..." name one quantity, once with its argument
+            return _compare_candidate(na.group("rhs"), nr.group("rhs"), cues, x, element)
     pr0 = parse_answer(ref)
     ref_is_eq = pr0 is not None and pr0.kind == "equation"
     a_text, a_label = _unlabel(answer, ref_is_eq, cues, x.question if x is not None else "")
