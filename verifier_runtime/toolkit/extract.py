@@ -865,10 +865,31 @@ def _marked_run(text: str, found: list[tuple[str, int]] | list[tuple[str, int, i
     run = [found[-1][0]]
     for k in range(len(found) - 1, 0, -1):
         cur, prev = found[k], found[k - 1]
-        if len(cur) < 3 or prev[1] > cur[2] or text[prev[1] : cur[2]].strip(_RUN_GAP_CHARS):  # type: ignore[misc]
-            break  # (sentences in a row are not read as a run: "... is boundary checks. The answer is (G).")
+        if len(cur) < 3 or prev[1] > cur[2]:
+            break
+        gap = text[prev[1] : cur[2]]  # type: ignore[misc]
+        if gap.strip(_RUN_GAP_CHARS) and not (_numbers_differ(prev[0], cur[0]) and _sentence_gap(text, prev[1], gap)):
+            break  # sentences in a row are a run only for two different numbers: "... is boundary checks. The answer is (G)." is not
         run.insert(0, prev[0])
     return run
+
+
+# the end of one sentence and the start of the next marker's: ". The ", ".\n\nSo the "
+_SENTENCE_GAP_RE = re.compile(r"[ \t*_]*+[.!;][ \t\r\n*_]*+(?:(?:so|thus|hence|therefore)[ \t,]++)?(?:the|my|our)?[ \t]*+",
+                              re.IGNORECASE)
+_PLAIN_NUMBER_RE = re.compile(r"\$?[-+\u2212]?\d[\d,]*+(?:\.\d++)?\$?")
+
+
+def _sentence_gap(text: str, end: int, gap: str) -> bool:
+    """``gap`` (after an answer ending at ``end``) closes its sentence and opens the next marker's."""
+    if end > 0 and text[end - 1] in ".!;":  # the answer's own span took the full stop
+        gap = text[end - 1] + gap
+    return bool(_SENTENCE_GAP_RE.fullmatch(gap))
+
+
+def _numbers_differ(a: str, b: str) -> bool:
+    """Both answers are plain numbers, and they differ ("43" and "42")."""
+    return bool(_PLAIN_NUMBER_RE.fullmatch(a) and _PLAIN_NUMBER_RE.fullmatch(b)) and a.strip("$") != b.strip("$")
 
 
 def _gaps(text: str, boxes: tuple[tuple[str, int, int], ...]) -> tuple[str, ...]:
