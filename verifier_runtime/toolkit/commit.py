@@ -88,7 +88,7 @@ _STRONG_RE = re.compile(
     r"|\bno(?<![:=]\sno)(?<![:=*]no)(?<!\bis\sno)(?<!\bwas\sno)[,.!:;]\s*(?=(?:it'?s|it\s+is|the\s+(?:correct\s+|right\s+|final\s+)?answer)\b)"
     r"|\bthat(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+(?:right|correct))"
     r"|\bthat\s+(?:can'?t|cannot|can\s+not)\s+be\s+(?:right|correct)"
-    r"|\bi\s+made\s+(?:a|an)\s+(?:\w+\s+)?(?:mistake|error)\b|\bcorrection\s*:|\bscratch\s+that\b"
+    r"|\bi\s+made\s+(?:a|an)\s+(?:\w+\s+)?(?:mistake|error)\b|\b(?:correction|erratum)\s*:|\bscratch\s+that\b"
     r"|\bsorry\s*[,:;\u2014\u2013-]|\bon\s+second\s+thought\b|\blet\s+me\s+(?:correct|recompute|redo|recalculate|reconsider)\b"
     r"|\bmy\s+(?:mistake|bad|error)\b|\bi\s+was\s+wrong\b|\bor\s+rather\b|\bmake\s+that\b|\bi\s+mean\b"
     # "Paris. Just kidding, Lyon.", "I take that back", "Disregard that.", "Oops, 43", "Nope: 43"
@@ -118,7 +118,7 @@ _ANY_MARKER_RE = re.compile(
     r"\b(?:wait|actually|sorry|no|that|i\s+made|correction|scratch|on\s+second|let\s+me|my\s+(?:mistake|bad|error)|"
     r"i\s+was\s+wrong|or\s+rather|make\s+that|i\s+mean|instead|rather|hmm+|oh|oops|hold\s+on|eh|uh|um+|er+|"
     r"just|only|j/?k|i\s+take|never|i\s+misspoke|disregard|ignore|strike|forget|nope|not\s+quite|on|thinking|second|"
-    r"revised|corrected|updated)\b",
+    r"revised|corrected|updated|erratum)\b",
     re.IGNORECASE,
 )
 _STRONG, _SOFT, _ANY_MARKER = CaseFolded(_STRONG_RE), CaseFolded(_SOFT_RE), CaseFolded(_ANY_MARKER_RE)
@@ -259,6 +259,15 @@ _SUBJECT_NEGATED_RE = re.compile(
     re.IGNORECASE,
 )
 _MAX_NEGATED_WORDS = 4
+# "Paris is incorrect", "43 would be wrong", "I doubt it is Paris": a value put forward only to be rejected
+_REJECTED_RE = re.compile(
+    r"^(?!(?:(?:so|thus|hence|therefore),?\s+)?(?:the\s+)?(?:claim|statement|assertion|proposition|conjecture|premise|"
+    r"argument|hypothesis|reasoning|above|it|this|that)\b)"  # "the claim is wrong" answers a true-or-false question
+    r"(?P<v>(?:[^\s]+\s+){0,3}?[^\s]+)\s+(?:is|was|would\s+be|seems|looks|'s)\s+(?:(?:clearly|definitely|certainly|"
+    r"probably|plainly)\s+)?(?:wrong|incorrect|not\s+(?:correct|right|the\s+answer))$"
+    r"|^i\s+doubt\s+(?:that\s+)?(?:it'?s\s+|it\s+is\s+|the\s+answer\s+is\s+)?(?P<d>.+)$",
+    re.IGNORECASE,
+)
 # x \neq 3, x != 3, x ≠ 3: the answer only excludes a value
 _NOT_EQUAL_RE = re.compile(r"^\s*+\$?\s*+[A-Za-z](?:_\{?\w{1,3}\}?)?\s*(?:\\neq?|\\ne\b|!=|\u2260|\\notin\b|\u2209)"
                            r"\s*(?P<v>[^$]+?)\s*\$?\s*$")  # also "x \notin \{1, 2\}"
@@ -281,7 +290,8 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
         m = _NOT_EQUAL_RE.match(answer)
         if m:
             return None, [clean_answer(m.group("v"))], "negation:only_negated"
-    if "not" not in low and "n't" not in low and "never" not in low and "neither" not in low:
+    if ("not" not in low and "n't" not in low and "never" not in low and "neither" not in low and "wrong" not in low
+            and "incorrect" not in low and "doubt" not in low):
         return answer, [], ""
     if len(answer.split()) > _MAX_NEGATION_WORDS:
         return answer, [], ""
@@ -291,13 +301,13 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
     affirmed: list[str] = []
     negated: list[str] = []
     for clause in clauses:
-        m = _NEGATED_RE.match(clause.strip())
+        m = _NEGATED_RE.match(clause.strip()) or _REJECTED_RE.match(clause.strip())
         if m is None:
             m = _SUBJECT_NEGATED_RE.match(clause.strip())
             if m is not None and len(m.group("v").split()) > _MAX_NEGATED_WORDS:
                 m = None  # "5 is not prime, so ...": a reason, not a negated answer
         if m:
-            value = clean_answer(m.group("v"))
+            value = clean_answer(m.groupdict().get("v") or m.groupdict().get("d") or "")
             parts = _NOR_RE.split(value) if low.lstrip().startswith("neither") or " nor " in value.lower() else [value]
             negated.extend(clean_answer(p) for p in parts if clean_answer(p))
             continue
@@ -548,7 +558,7 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
         if len(out) > 1 and all(_value_like(o) for o in out):
             parts, joiner = out, "and"
     if joiner == "single":
-        m = _SLASH_HEDGE_RE.match(body)
+        m = _SLASH_HEDGE_RE.match(body) or (_SLASH_HEDGE_RE.match(clean_answer(led)) if "/" in led else None)
         if m and _slash_alternatives(m.group("a"), m.group("b")):
             parts, joiner = [m.group("a"), m.group("b")], "or"
     if joiner == "or":
@@ -865,24 +875,30 @@ _ALT_BEFORE_RE = re.compile(
 _ALT_AFTER_RE = re.compile(
     r"\b(?:alternatively|otherwise)\b[\s,:]*(?:(?:it|the\s+answer|this)\s+(?:is|could\s+be|might\s+be|may\s+be|would\s+be)\s+)?"
     r"(?P<a>" + _ALT_VALUE + r")"
-    r"|\b(?:or|it|this)\s+(?:it\s+)?(?:could|might|may)\s+(?:also|equally)\s+be\s+(?P<b>" + _ALT_VALUE + r")"
+    r"|(?:\b(?:or|it|this)\s+(?:it\s+)?|(?:^|(?<=[;,(]))\s*+)(?:could|might|may)\s+(?:also|equally)\s+be\s+(?P<b>"
+    + _ALT_VALUE + r")"
     r"|\bif\b[^.\n]{0,80}?,?\s+(?:then\s+)?(?:it|the\s+answer|this|that)\s+(?:would|will|could|might)\s+be\s+(?P<c>"
     + _ALT_VALUE + r")"
     r"|\bif\b[^.\n]{0,80}?,\s*(?P<d>\\boxed\{[^{}\n]{1,40}\})"
     r"|\b(?:but|though|although|or)\s+(?:it|the\s+answer|this)\s+(?:could|might|may)\s+(?:instead\s+)?be\s+(?P<e>"
     + _ALT_VALUE + r")"
-    r"|\b(?:second|other|backup|alternative|alternate|next)\s+(?:best\s+)?(?:guess|answer|candidate|choice)\b"
+    r"|\b(?:second|other|another|backup|alternative|alternate|next)\s+(?:best\s+|possible\s+|plausible\s+|valid\s+)?"
+    r"(?:guess|answer|candidate|choice|opinion|possibility)\b"
     r"[\s:,\u2014\u2013-]*(?:(?:is|would\s+be)\s+)?(?P<f>" + _ALT_VALUE + r")"
     r"|\bin\s+(?:which|that)\s+case\b[\s,:]*(?:(?:it|the\s+answer)\s+(?:is|would\s+be|will\s+be)\s+)?(?P<g>"
     + _ALT_VALUE + r")"
+    # "42, unless it's 43": the other value under a condition
+    r"|\bunless\s+(?:it'?s|it\s+is|the\s+answer\s+is|it\s+turns\s+out\s+to\s+be)\s+(?P<i>" + _ALT_VALUE + r")"
     # "...; it might be 48.": a second value put as a possibility, ending its sentence
     r"|\b(?:it|the\s+answer|this)\s+(?:could|might|may)\s+(?:also\s+|instead\s+)?be\s+(?P<h>"
     + _ALT_VALUE + r")(?=\s*+(?:[.!?;,]|$))",
     re.IGNORECASE)
+_TAIL_OR_RE = re.compile(r"[\s$%*]*+[,;]?\s*+\(?\s*+(?:or|maybe|perhaps|possibly)\b(?:\s++(?:maybe|perhaps|possibly|even))?"
+                         r"[\s,:]*+(?P<v>" + _ALT_VALUE + r")", re.IGNORECASE)
 _CLAUSE_START_RE = re.compile(r"(?:^|[.;:,!?])\s*+$")  # "...; it might be 48.": the possibility opens a clause
 _ALT_WINDOW = 300
-_ALT_WORDS = ("also", "equally", "alternatively", "otherwise", "could", "might", "may", "if", "guess", "case", "second",
-              "backup")  # one in every offer
+_ALT_WORDS = ("also", "equally", "alternat", "otherwise", "could", "might", "may", "if", "guess", "case", "second",
+              "backup", "other", "unless", "opinion", "possib", "or")  # one in every offer
 
 
 def _has_alt_word(low: str) -> bool:
@@ -900,13 +916,13 @@ def _after_offer_possible(fold: str) -> bool:
     box (d); one of "second, other, ..." and one of "guess, answer, ..." (f); "case" (g). The
     pattern is run only then: without them it matches nowhere, and it costs more than all
     these tests together."""
-    if "alternatively" in fold or "otherwise" in fold or "case" in fold:
+    if "alternatively" in fold or "otherwise" in fold or "case" in fold or "unless" in fold:
         return True
     if "could" in fold or "might" in fold or "may" in fold:
         return True
     if "if" in fold and ("would" in fold or "will" in fold or "\\boxed{" in fold):
         return True
-    return any(w in fold for w in ("guess", "answer", "candidate", "choice")) and any(
+    return any(w in fold for w in ("guess", "answer", "candidate", "choice", "opinion", "possibility")) and any(
         w in fold for w in ("second", "other", "backup", "alternat", "next"))
 
 
@@ -922,9 +938,13 @@ def alternative_offered(answer: str, text: str) -> str | None:
     found = [(m.start(), m.group("v") or m.group("w")) for m in _ALT_BEFORE_RE.finditer(window)] if (
         fold is None or "also" in fold or "equally" in fold) else []
     if fold is None or _after_offer_possible(fold):
-        found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h") if g))
+        found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h", "i") if g))
                   for m in _ALT_AFTER_RE.finditer(window)
                   if not m.group("h") or _CLAUSE_START_RE.search(window, 0, m.start())]
+    if text is not answer:
+        m = _TAIL_OR_RE.match(window)  # "\boxed{42} or 43", "\boxed{42} (or maybe 43)": right after the answer
+        if m:
+            found.append((m.start(), m.group("v")))
     inside = text is answer  # the answer's own text: what comes before the alternative is the answer
     for at, v in sorted(found):
         value = clean_answer(v.strip())
