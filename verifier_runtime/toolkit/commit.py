@@ -259,7 +259,7 @@ _SUBJECT_NEGATED_RE = re.compile(
     re.IGNORECASE,
 )
 _MAX_NEGATED_WORDS = 4
-# "Paris is incorrect", "43 would be wrong", "I doubt it is Paris": a value put forward only to be rejected
+# "Paris is incorrect; it is Lyon", "43 would be wrong. 42.", "I doubt it is Paris": a value put forward to be rejected
 _REJECTED_RE = re.compile(
     r"^(?!(?:(?:so|thus|hence|therefore),?\s+)?(?:the\s+)?(?:claim|statement|assertion|proposition|conjecture|premise|"
     r"argument|hypothesis|reasoning|above|it|this|that)\b)"  # "the claim is wrong" answers a true-or-false question
@@ -300,25 +300,45 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
     clauses = [c for c in _CLAUSE_SPLIT_RE.split(text.strip().rstrip(".")) if c and c.strip()]
     affirmed: list[str] = []
     negated: list[str] = []
+    rejected: list[str] = []
     for clause in clauses:
-        m = _NEGATED_RE.match(clause.strip()) or _REJECTED_RE.match(clause.strip())
+        m = _NEGATED_RE.match(clause.strip())
         if m is None:
+            r = _REJECTED_RE.match(clause.strip())
+            if r is not None:
+                value = clean_answer(r.group("v") or r.group("d") or "")
+                if value:
+                    (negated if r.group("d") else rejected).append(value)
+                continue
             m = _SUBJECT_NEGATED_RE.match(clause.strip())
             if m is not None and len(m.group("v").split()) > _MAX_NEGATED_WORDS:
                 m = None  # "5 is not prime, so ...": a reason, not a negated answer
         if m:
-            value = clean_answer(m.groupdict().get("v") or m.groupdict().get("d") or "")
+            value = clean_answer(m.group("v"))
             parts = _NOR_RE.split(value) if low.lstrip().startswith("neither") or " nor " in value.lower() else [value]
             negated.extend(clean_answer(p) for p in parts if clean_answer(p))
             continue
         body = clean_answer(_AFFIRM_LEAD_RE.sub("", clause.strip(), count=1))
         if body:
             affirmed.append(body)
+    if rejected and affirmed:
+        negated += rejected  # "Pacific is incorrect; it is the Atlantic." (a value called wrong alone is the
+        # criterion's to read with the question: "Which spelling is wrong?" is answered by the one called wrong)
     if not negated:
         return answer, [], ""
     if not affirmed:
         return None, negated, "negation:only_negated"
     return affirmed[-1], negated, "negation:affirmed_after"
+
+
+def rejected_value(answer: str) -> str | None:
+    """The value a final answer only calls wrong ("Pacific is incorrect.", "43 would be wrong"), or
+    ``None``. Whether that states nothing or answers the question (one asking for the wrong one)
+    the question decides (``toolkit.criterion``)."""
+    if "wrong" not in answer and "incorrect" not in answer and "not" not in answer or len(answer) > 120:
+        return None
+    m = _REJECTED_RE.match(answer.strip().rstrip(".!").strip())
+    return clean_answer(m.group("v")) or None if m is not None and m.group("v") else None
 
 
 # ---------------------------------------------------------------- alternatives and lists

@@ -26,7 +26,13 @@ from typing import Any
 
 from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.choices import LETTERS, letter_and_text, parse_choice, parse_options
-from verifier_runtime.toolkit.commit import Commitment, option_marker, split_candidates, strip_label
+from verifier_runtime.toolkit.commit import (
+    Commitment,
+    option_marker,
+    rejected_value,
+    split_candidates,
+    strip_label,
+)
 from verifier_runtime.toolkit.compare import Answer, compare_answers, parse_answer
 from verifier_runtime.toolkit.cues import QUANTITY_SYMBOL, Cues, quantity_symbol
 from verifier_runtime.toolkit.extract import clean_answer
@@ -137,8 +143,8 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
         factors = _factor_judgment(a, ref, x.question, asked=True)  # a module never PASSes the bare product
         if factors is not None and not factors.correct:
             return factors.reason
-        if _rejects_option(a, x):
-            return "negation:only_negated"
+        if _rejects_option(a, x) or _rejects_value(x.answer or a, x):
+            return "negation:only_negated"  # (the whole answer: a module may pass the matched part alone)
         bare = _TAG_RE.sub(" ", a) if "<" in a else a  # "<answer>42</answer>": tags, no relation
         if _quantity_conflicts(a, x.cues):
             return "differ:label"  # "pH = 3" where the pOH is asked (R4.2)
@@ -253,6 +259,12 @@ def _rejects_option(answer: str, x: Any) -> bool:
     """R2.5: "Option B is incorrect." rejects B where the question has options, unless it asks for
     the wrong one (the cheap test first: the options are parsed only for such an answer)."""
     return bool(_JUDGED_WRONG_RE.match(answer) and x.options and not _ASKS_FOR_WRONG_RE.search(x.question or ""))
+
+
+def _rejects_value(answer: str, x: Any) -> bool:
+    """R2.5: "Pacific is incorrect." rejects Pacific, unless the question asks for the wrong one
+    ("Which spelling is wrong?")."""
+    return rejected_value(answer) is not None and not _ASKS_FOR_WRONG_RE.search(x.question or "")
 _PLAIN_NUMBER_RE = re.compile(r"^\s*+\$?\s*+-?\d[\d,]*(?:\.\d+)?\s*+\$?\s*+\.?\s*$")
 # the question asks for the factors themselves: a factorisation, dimensions
 _FACTORS_ASKED_RE = re.compile(r"\bfactori[sz]|\bfactors\b|\bdimensions?\b|\bsize\b|\bproduct\s+of\s+primes\b", re.IGNORECASE)
@@ -635,6 +647,10 @@ def _judge(x: Any) -> Judgment:
         return Judgment(False, "invalid:truncated")
     if options and _rejects_option(answer, x):
         return Judgment(False, "negation:only_negated")
+    if _rejects_value(answer, x):
+        rejected = rejected_value(answer) or ""
+        ref_rejected = text_match(rejected, ref) or _values_agree(rejected, ref)
+        return Judgment(False, "negation:reference_negated" if ref_rejected else "negation:only_negated")
     if options or _is_letter(ref):
         j = _choice(answer, ref, options, cues)
         if j is not None:
