@@ -185,15 +185,19 @@ _STATEMENT_WORDS = frozenset({
     "they", "you", "there", "let", "let's", "check", "nice", "good", "great", "interesting",
 })
 _OPTION_LETTER_ONLY_RE = re.compile(r"^\(?[A-J]\)?$")
+_BOOLEAN_WORDS = frozenset({"true", "false", "yes", "no"})
 
 
-def _soft_bare_value(segment: str, original: str | None) -> str | None:
+def _soft_bare_value(segment: str, original: str | None, before: str = "") -> str | None:
     """After a soft correction, a short value standing alone to the end of its line ("B.
     Actually, D.", "75 km/h. Actually 80 km/h."): the new answer, when it is of the original's
     kind (a letter for a letter, a number for a number, words for words) and no statement."""
     m = _BARE_VALUE_RE.match(segment[:120])
     value = clean_answer(m.group("v")) if m else ""
     words = value.lower().split()
+    if value.lower() in _BOOLEAN_WORDS and (clean_answer(before).lower() in _BOOLEAN_WORDS
+                                            or clean_answer(original or "").lower() in _BOOLEAN_WORDS):
+        return value  # "True. Wait, false.": one truth value for another
     if not value or len(words) > 3 or any(w.strip(",.!;:") in _STATEMENT_WORDS for w in words):
         return None
     if original:
@@ -230,7 +234,7 @@ def _apply_corrections(answer: str | None, text: str) -> tuple[str | None, list[
         segment = text[end:nxt] if strong else text[end : min(nxt, end + 120)]
         value = _value_after(segment, bare=strong)
         if value is None and not strong:
-            value = _soft_bare_value(segment, current or answer)
+            value = _soft_bare_value(segment, current or answer, text[:_start])
         if value is not None and value.lower().startswith("not "):
             value = None
         if value is not None and _like(value, current or answer):
@@ -907,6 +911,13 @@ _ALT_AFTER_RE = re.compile(
     r"[\s:,\u2014\u2013-]*(?:(?:is|would\s+be)\s+)?(?P<f>" + _ALT_VALUE + r")"
     r"|\bin\s+(?:which|that)\s+case\b[\s,:]*(?:(?:it|the\s+answer)\s+(?:is|would\s+be|will\s+be)\s+)?(?P<g>"
     + _ALT_VALUE + r")"
+    # "1945 (some sources say 1946)", "; some attribute it to Salai", "Others might say 43": a second
+    # value beside the answer, put in others' mouths (the response still offers both)
+    r"|\b(?:some|many|several|other)\s+(?:(?:sources|people|historians|scholars|accounts|authors|texts|books|"
+    r"references|experts)\s+)?(?:say|claim|suggest|give|list|argue|think|believe|attribute\s+it\s+to)\s+"
+    r"(?:that\s+)?(?:it\s+(?:is|was)\s+)?(?P<j>" + _ALT_VALUE + r")"
+    r"|\bothers\s+(?:might\s+|may\s+|would\s+|could\s+)?(?:say|claim|argue|think|suggest)\s+(?:that\s+)?"
+    r"(?:it\s+(?:is|was)\s+)?(?P<k>" + _ALT_VALUE + r")"
     # "42, unless it's 43": the other value under a condition
     r"|\bunless\s+(?:it'?s|it\s+is|the\s+answer\s+is|it\s+turns\s+out\s+to\s+be)\s+(?P<i>" + _ALT_VALUE + r")"
     # "...; it might be 48.": a second value put as a possibility, ending its sentence
@@ -918,7 +929,7 @@ _TAIL_OR_RE = re.compile(r"[\s$%*]*+[,;]?\s*+\(?\s*+(?:or|maybe|perhaps|possibly
 _CLAUSE_START_RE = re.compile(r"(?:^|[.;:,!?])\s*+$")  # "...; it might be 48.": the possibility opens a clause
 _ALT_WINDOW = 300
 _ALT_WORDS = ("also", "equally", "alternat", "otherwise", "could", "might", "may", "if", "guess", "case", "second",
-              "backup", "other", "unless", "opinion", "possib", "or")  # one in every offer
+              "backup", "other", "unless", "opinion", "possib", "some", "many", "several")  # one in every offer
 
 
 def _has_alt_word(low: str) -> bool:
@@ -938,6 +949,9 @@ def _after_offer_possible(fold: str) -> bool:
     these tests together."""
     if "alternatively" in fold or "otherwise" in fold or "case" in fold or "unless" in fold:
         return True
+    if ("some" in fold or "other" in fold or "many" in fold or "several" in fold) and any(
+            w in fold for w in ("say", "claim", "suggest", "give", "list", "argue", "think", "believe", "attribut")):
+        return True
     if "could" in fold or "might" in fold or "may" in fold:
         return True
     if "if" in fold and ("would" in fold or "will" in fold or "\\boxed{" in fold):
@@ -952,19 +966,18 @@ def alternative_offered(answer: str, text: str) -> str | None:
     window = text[:_ALT_WINDOW]
     if not window:
         return None
-    if not _has_alt_word(window.lower()):
+    tail_or = _TAIL_OR_RE.match(window) if text is not answer else None  # "\boxed{42} or 43": right after the answer
+    if tail_or is None and not _has_alt_word(window.lower()):
         return None
     fold = fold_in_place(window)
     found = [(m.start(), m.group("v") or m.group("w")) for m in _ALT_BEFORE_RE.finditer(window)] if (
         fold is None or "also" in fold or "equally" in fold) else []
     if fold is None or _after_offer_possible(fold):
-        found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h", "i") if g))
+        found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k") if g))
                   for m in _ALT_AFTER_RE.finditer(window)
                   if not m.group("h") or _CLAUSE_START_RE.search(window, 0, m.start())]
-    if text is not answer:
-        m = _TAIL_OR_RE.match(window)  # "\boxed{42} or 43", "\boxed{42} (or maybe 43)": right after the answer
-        if m:
-            found.append((m.start(), m.group("v")))
+    if tail_or is not None:
+        found.append((tail_or.start(), tail_or.group("v")))
     inside = text is answer  # the answer's own text: what comes before the alternative is the answer
     for at, v in sorted(found):
         value = clean_answer(v.strip())
