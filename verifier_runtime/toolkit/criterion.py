@@ -786,6 +786,38 @@ _NAMED_VALUE_RE = re.compile(
     r"(?P<rhs>[^=]{1,400})$")
 
 
+_EMPTY_SET_RE = re.compile(r"^\s*+\$?\s*+(?:\\emptyset|\\varnothing|\u2205|\\\{\s*+\\\}|\{\s*+\}|\\left\\\{\s*+\\right\\\})\s*+\$?\s*+$")
+_NO_SOLUTION_RE = re.compile(
+    r"^\s*+(?:\\text\{\s*+)?(?:there\s+(?:is|are)\s+)?(?:no\s+(?:real\s+|integer\s+|such\s+)?(?:solutions?|roots?|values?)|none|"
+    r"(?:the\s+)?empty\s+set)(?:\s+exists?)?\s*+\}?\s*+\.?\s*+$", re.IGNORECASE)
+
+
+def _empty_set(text: str) -> bool:
+    """The empty set in any writing: ``\\emptyset``, ``\\{\\}``, "no solution", "none", "the empty set"."""
+    return len(text) <= 60 and bool(_EMPTY_SET_RE.match(text) or _NO_SOLUTION_RE.match(text))
+
+
+_LABELLED_VALUE_RE = re.compile(r"^\s*+\$?\s*+(?P<l>[a-z])\s*+=\s*+(?P<v>[^=$]{1,60}?)\s*+\$?\s*+$")
+_LABELLED_SPLIT_RE = re.compile(r"\s*+(?:,|;|\band\b|\\text\{\s*and\s*\})\s*+")
+
+
+def _labelled_values(ref: str) -> list[str] | None:
+    """The values of a reference that labels two to four unknowns in alphabetical order ("x = 2,
+    y = -1", "a = 1 and b = 3"), in that order; ``None`` for anything else."""
+    if len(ref) > 200:
+        return None
+    parts = _LABELLED_SPLIT_RE.split(ref.strip().strip("$").strip())
+    if not 2 <= len(parts) <= 4:
+        return None
+    found = [_LABELLED_VALUE_RE.match(p) for p in parts]
+    if not all(found):
+        return None
+    labels = [m.group("l") for m in found]  # type: ignore[union-attr]
+    if labels != sorted(set(labels)):
+        return None  # "y = -1, x = 2": which comes first in a pair the question must say
+    return [m.group("v") for m in found]  # type: ignore[union-attr]
+
+
 def _name_key(name: str) -> str:
     return name.replace("{", "").replace("}", "").replace(" ", "")
 
@@ -1267,6 +1299,12 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
                 and _name_key(na.group("name")) == _name_key(nr.group("name"))):
             # R4.2: "\rho(t) = ..." and "\rho = ..." name one quantity, once with its argument
             return _compare_candidate(na.group("rhs"), nr.group("rhs"), cues, x, element)
+    if _empty_set(answer) and _empty_set(ref):
+        return Judgment(True, "equal:empty_set")  # "no solution" for \emptyset (R4.4)
+    if "=" in ref and "=" not in answer and answer.lstrip().startswith(("(", "\\left(", "\\langle")):
+        values = _labelled_values(ref)
+        if values is not None:  # "x = 2, y = -1" read as the pair (2, -1) for "(2, -1)" (R4.2)
+            return _compare_candidate(answer, "(" + ", ".join(values) + ")", cues, x, element)
     pr0 = parse_answer(ref)
     ref_is_eq = pr0 is not None and pr0.kind == "equation"
     a_text, a_label = _unlabel(answer, ref_is_eq, cues, x.question if x is not None else "")
