@@ -1775,6 +1775,48 @@ _LIST_COMMA_SPLIT_RE = re.compile(r"(?<!\s)\s*+[,;]\s++")
 _MAX_SHORT_ANSWER_WORDS = 400
 
 
+_NAME_LIST_SPLIT_RE = re.compile(r"\s*+[,;]\s*+(?:and\s++)?|\s++(?:and|&)\s++")
+_MAX_NAME_WORDS = 6
+_NAME_RE = re.compile(r"[A-Z][A-Za-z'\u2019.!-]*+(?:\s++(?:[A-Za-z][A-Za-z'\u2019.!-]*+))*+")
+_NAME_LIST_LEAD_RE = re.compile(r"^[^,:;\n]{0,60}?(?:\s(?:are|were|is|was)\s++|:\s*+)")
+
+
+def _name_items(text: str) -> list[str] | None:
+    """The names of a list written out ("Washington, Jefferson, Roosevelt and Lincoln"), normalised;
+    ``None`` unless every item is a short name."""
+    if len(text) > 400 or "/" in text or "\\" in text or not any(c in text for c in ",;&") and " and " not in text:
+        return None
+    raw = _NAME_LIST_SPLIT_RE.split(text.strip().rstrip("."))
+    if not 2 <= len(raw) <= 12 or not all(_NAME_RE.fullmatch(t.strip()) for t in raw):
+        return None  # every item a name: capitalised words ("New York", "Yahoo!"), no number, no formula
+    items = [normalize_text(t) for t in raw]
+    if not all(items) or any(len(t.split()) > _MAX_NAME_WORDS for t in items):
+        return None
+    return items
+
+
+def _name_lists(answer: str, ref: str, cues: Cues | None) -> Judgment | None:
+    """R2.4 for names: a reference listing names ("George Washington, Abraham Lincoln, Theodore
+    Roosevelt and Thomas Jefferson") and an answer listing names compare as sets, where the
+    question asks for several or the reference lists three or more (a pair such as "Love,
+    Actually" may be one title). ``None`` where either is no such list."""
+    want = _name_items(ref)
+    if want is None or len(want) < 3 and not (cues is not None and cues.several):
+        return None
+    got = _name_items(answer)
+    if got is not None and set(got) != set(want):
+        lead = _NAME_LIST_LEAD_RE.match(answer)  # "The four presidents are ...", "Presidents: ..."
+        if lead:
+            got = _name_items(answer[lead.end():]) or got
+    if got is None:
+        return None
+    if set(got) == set(want):
+        if cues is not None and cues.ordered and got != want:
+            return Judgment(False, "differ:order")
+        return Judgment(True, "equal:set")
+    return Judgment(False, "differ:missing_element" if set(got) < set(want) else "differ:set")
+
+
 def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
     """R6.4 (and R6.1 for case): normalised text, aliases, the reference phrase in a short answer."""
     ia, ir = parse_identifier(answer), parse_identifier(ref)
@@ -1795,6 +1837,9 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
             return Judgment(True, "equal:text" if len(aliases) == 1 else "equal:alias")
     if case_miss:
         return Judgment(False, "differ:case")
+    named = _name_lists(answer, ref, cues)
+    if named is not None:
+        return named
     if len(answer) <= 200:
         loose = _loose(answer)
         for alias in aliases:
