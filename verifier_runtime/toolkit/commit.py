@@ -392,7 +392,8 @@ _HEDGE_LEAD_RE = re.compile(
     r"apparently)[\s,]+)+",
     re.IGNORECASE,
 )
-_PAREN_ALT_RE = re.compile(r"^(?P<a>.+?)(?<!\s)\s*+\(\s*(?:(?:or|maybe|possibly|perhaps|alternatively)\b[\s,]*(?P<b>[^()]+)"
+_PAREN_ALT_RE = re.compile(r"^(?P<a>.+?)(?<!\s)\s*+\(\s*(?:(?:or(?![\s,]*+(?:equivalently|in\s+other\s+words|i\.?e\.?|that\s+is)\b)"
+                           r"|maybe|possibly|perhaps|alternatively)\b[\s,]*(?P<b>[^()]+)"
                            r"|(?P<c>[-+\u2212$]?\d[^()]{0,40}?)\s+(?:if|when|unless|assuming)\b[^()]*)\)\s*$",
                            re.IGNORECASE)  # "12 (or 13)", "12 apples (13 if you count the rotten one)"
 _SLASH_HEDGE_RE = re.compile(r"^\s*(?P<a>[A-Za-z][A-Za-z]{0,14})\s*/\s*(?P<b>[A-Za-z][A-Za-z]{0,14})\s*$")
@@ -918,6 +919,9 @@ _ALT_AFTER_RE = re.compile(
     r"(?:that\s+)?(?:it\s+(?:is|was)\s+)?(?P<j>" + _ALT_VALUE + r")"
     r"|\bothers\s+(?:might\s+|may\s+|would\s+|could\s+)?(?:say|claim|argue|think|suggest)\s+(?:that\s+)?"
     r"(?:it\s+(?:is|was)\s+)?(?P<k>" + _ALT_VALUE + r")"
+    # "**Alternative:** 3", "Alternate: 3": a labelled second answer
+    r"|\b(?:alternative|alternate)(?:\s++(?:solution|result|value))?\s*+(?:\*\*|__)?\s*+[:\u2014\u2013]\s*+(?:\*\*|__)?\s*+(?P<l>"
+    + _ALT_VALUE + r")"
     # "42, unless it's 43": the other value under a condition
     r"|\bunless\s+(?:it'?s|it\s+is|the\s+answer\s+is|it\s+turns\s+out\s+to\s+be)\s+(?P<i>" + _ALT_VALUE + r")"
     # "...; it might be 48.": a second value put as a possibility, ending its sentence
@@ -947,7 +951,7 @@ def _after_offer_possible(fold: str) -> bool:
     box (d); one of "second, other, ..." and one of "guess, answer, ..." (f); "case" (g). The
     pattern is run only then: without them it matches nowhere, and it costs more than all
     these tests together."""
-    if "alternatively" in fold or "otherwise" in fold or "case" in fold or "unless" in fold:
+    if "alternat" in fold or "otherwise" in fold or "case" in fold or "unless" in fold:
         return True
     if ("some" in fold or "other" in fold or "many" in fold or "several" in fold) and any(
             w in fold for w in ("say", "claim", "suggest", "give", "list", "argue", "think", "believe", "attribut")):
@@ -973,7 +977,7 @@ def alternative_offered(answer: str, text: str) -> str | None:
     found = [(m.start(), m.group("v") or m.group("w")) for m in _ALT_BEFORE_RE.finditer(window)] if (
         fold is None or "also" in fold or "equally" in fold) else []
     if fold is None or _after_offer_possible(fold):
-        found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k") if g))
+        found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l") if g))
                   for m in _ALT_AFTER_RE.finditer(window)
                   if not m.group("h") or _CLAUSE_START_RE.search(window, 0, m.start())]
     if tail_or is not None:
