@@ -343,3 +343,16 @@ def test_escaped_and_listed_text_is_fast_on_hostile_sizes(text: str) -> None:
     assert cpu_seconds(ex.unwrap_string_list, text)[1] < 0.15
     assert cpu_seconds(ex.undouble_backslashes, text)[1] < 0.15
     assert isinstance(ex.extract_reference(text), ex.Extracted)
+
+
+def test_json_answers_with_lists_and_alternative_keys() -> None:
+    ex_list = ex.extract_final_answer('{"answer": [24, 32]}')
+    assert ex_list.method == "json" and ex_list.answer == "24, 32"
+    alt = ex.extract_final_answer('{"answer": 24, "alternative": 32}')
+    assert alt.answer == "24" and alt.candidates == ("32", "24") and alt.conflicting
+    same = ex.extract_final_answer('{"answer": 24, "backup_answer": "24"}')
+    assert same.answer == "24" and not same.conflicting
+    plain = ex.extract_final_answer('{"answer": 24, "confidence": 0.9, "other notes": "none"}')
+    assert plain.candidates == ("24",) and not plain.conflicting
+    assert ex.extract_final_answer('{"answer": [[1, 2]]}').method != "json"  # nested: not a list of values
+    assert ex.extract_final_answer('{"answer": [' + "1, " * 20 + '2]}').method != "json"  # too many

@@ -688,7 +688,7 @@ def _result(answer: str | None, method: str, candidates: list[str], truncated: b
             boxes: tuple[tuple[str, int, int], ...] = (), gaps: tuple[str, ...] = ()) -> Extracted:
     """``echo_of``: the (text, question) pair whose echo test runs if ``.echo`` is read; an
     answer found behind an explicit marker is never an echo."""
-    several = method in ("boxed", "tag") or method in RUN_METHODS
+    several = method in ("boxed", "tag", "json") or method in RUN_METHODS
     conflicting = several and len({_ws_key(c) for c in candidates}) > 1
     return Extracted(
         answer=answer,
@@ -755,10 +755,12 @@ _JSON_ANSWER_KEYS = ("final_answer", "answer", "final answer")
 _MAX_JSON_CHARS = 20_000
 
 
-def _json_answer(text: str) -> str | None:
+def _json_answer(text: str) -> tuple[str, list[str]] | None:
     """The answer of a response that is one JSON object (optionally in a code fence) with an
-    ``answer`` or ``final_answer`` key (any case): its value as text; ``None`` otherwise (not
-    JSON, no such key, or a value that is no string, number or boolean)."""
+    ``answer`` or ``final_answer`` key (any case): its value as text, and the values of keys that
+    offer other answers (``alternative``, ``other_answer``, ``second_answer`` ...); ``None``
+    otherwise (not JSON, no such key, or a value that is no string, number, boolean or short
+    list of them)."""
     import json
 
     body = text.strip()
@@ -778,12 +780,29 @@ def _json_answer(text: str) -> str | None:
     keys = {k.lower(): k for k in obj if isinstance(k, str)}
     for key in _JSON_ANSWER_KEYS:
         if key in keys:
-            value = obj[keys[key]]
-            if isinstance(value, bool):
-                return "True" if value else "False"
-            if isinstance(value, (int, float, str)):
-                return str(value)
-            return None
+            value = _json_text(obj[keys[key]])
+            if value is None:
+                return None
+            others = [_json_text(v) for k, v in obj.items() if isinstance(k, str) and _JSON_ALT_KEY_RE.search(k)]
+            return value, [o for o in others if o]
+    return None
+
+
+_JSON_ALT_KEY_RE = re.compile(r"alternat|^candidates$|^(?:other|second|backup|possible)[_\s-]*+(?:answer|solution|result|value|option)s?$",
+                              re.IGNORECASE)
+_MAX_JSON_LIST = 8
+
+
+def _json_text(value: object) -> str | None:
+    """A JSON answer value as text: a string, a number or a boolean as written, a short list of
+    them joined by ", " (a list, read as such); ``None`` for anything else."""
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, (int, float, str)):
+        return str(value)
+    if isinstance(value, list) and 0 < len(value) <= _MAX_JSON_LIST and all(
+            isinstance(v, (int, float, str)) and not isinstance(v, bool) for v in value):
+        return ", ".join(str(v) for v in value)
     return None
 
 
@@ -795,12 +814,13 @@ def _extract(text: str, *, reference: bool) -> _Found:
         if tags:
             return _from_tags(text, tags, reference)
     if not reference and "{" in text and text.lstrip()[:1] in "{`":
-        value = _json_answer(text)
-        if value is not None:
+        found = _json_answer(text)
+        if found is not None:
+            value, others = found
             answer = _extract(value, reference=False)[0] if value.strip() else None
             if answer is None:
                 return None, "none", [], False, len(text), ()
-            return answer, "json", [answer], False, len(text), ()
+            return answer, "json", [*others, answer], False, len(text), ()  # the answer key's value last
     boxes, unclosed_box = _boxed_spans(text)
     kept = [(c, b) for c, b in ((clean_answer(_box_value(text, b)), b) for b in boxes) if c]
     if kept:
