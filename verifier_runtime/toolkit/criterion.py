@@ -246,7 +246,7 @@ _NUMBER_OPERATION_RE = re.compile(r"\d\}?\s*+\^\s*+\{?\s*+\d|\\sqrt|[<>\u2264\u2
 # "5!" is a factorial where a box wrote it; "Answer: 42!" in prose is an exclamation
 _FACTORIAL_RE = re.compile(r"\d\}?\s*+!(?![=!])")
 # "y = 2": a labelled answer, whose label may name another unknown than the one asked (R4.2)
-_LABELLED_RE = re.compile(r"^\s*+\$?\s*+[A-Za-z]\s*+=(?!=)")
+_LABELLED_RE = re.compile(r"^\s*+\$?\s*+(?:[A-Za-z]|\|\s*+[A-Za-z]\s*+\|)\s*+=(?!=)")
 # an option the response judges wrong ("Option B is incorrect.", "(B) is false"), and questions that
 # ask for the wrong one, where saying so answers them ("Which statement is NOT true?")
 _JUDGED_WRONG_RE = re.compile(
@@ -1231,8 +1231,16 @@ def _arithmetic(lhs: str) -> bool:
     return bool(words) and all(parse_quantity(f"1 {w}") is not None for w in words)
 
 
+_ABS_LABEL_RE = re.compile(r"^\|\s*+([A-Za-z])\s*+\|$")
+
+
 def _label_conflicts(label: str | None, ref_label: str | None, cues: Cues | None) -> bool:
-    """A label naming another unknown than the one asked for (R4.2)."""
+    """A label naming another unknown than the one asked for (R4.2), or the asked unknown's
+    absolute value ("|x| = 5" does not say x = 5)."""
+    if label and "|" in label:
+        m = _ABS_LABEL_RE.match(label.strip())
+        unknown = ref_label or (cues.unknown if cues is not None else None)
+        return bool(m) and bool(unknown) and m.group(1) == unknown
     if not label or len(label) != 1 or not label.isalpha():
         return False
     if ref_label and len(ref_label) == 1 and ref_label.isalpha():
