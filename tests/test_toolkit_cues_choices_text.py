@@ -261,3 +261,17 @@ def test_quantity_cue() -> None:
     assert cues.question_cues("Find the pKa of the acid.").quantity == "pKa"
     for q in ("What is the phase of the moon?", "Graph the function.", "What is the KE of the ball?", ""):
         assert cues.question_cues(q).quantity is None
+
+
+def test_the_part_of_an_option_that_sets_it_apart_chooses_it() -> None:
+    from verifier_runtime.toolkit.choices import parse_choice
+
+    bays = {"A": "bay 1", "B": "bay 2", "C": "bay 3", "D": "bay 4"}
+    assert parse_choice("3", bays) == "C" and parse_choice("bay 3", bays) == "C"
+    assert parse_choice("5", bays) is None
+    miles = {"A": "2 miles", "B": "3 miles", "C": "4 miles"}
+    assert parse_choice("4", miles) == "C"
+    mixed = {"A": "2 apples", "B": "3 apples", "C": "2 pears"}
+    assert parse_choice("2", mixed) is None  # no words every option shares
+    same = {"A": "bay 1", "B": "bay 1", "C": "bay 2"}
+    assert parse_choice("1", same) is None  # the parts left are not all different

@@ -219,6 +219,39 @@ def _letter_for_text(answer: str, options: dict[str, str]) -> str | None:
     if not norm:
         return None
     hits = [k for k, v in options.items() if isinstance(k, str) and isinstance(v, str) and normalize_text(v) == norm]
+    if len(hits) == 1:
+        return hits[0].upper()
+    if hits:
+        return None
+    return _letter_for_distinct_part(norm, options)
+
+
+def _letter_for_distinct_part(norm: str, options: dict[str, str]) -> str | None:
+    """The option whose text, less the words every option begins (or ends) with, is the answer:
+    "3" (or "bay 3") for "(C) bay 3" among "bay 1" ... "bay 4"; ``None`` where the options share
+    no such words or the parts left are not all different."""
+    texts = [(k, normalize_text(v).split()) for k, v in options.items() if isinstance(k, str) and isinstance(v, str)]
+    if len(texts) < 2 or any(not w for _, w in texts):
+        return None
+    words = [w for _, w in texts]
+    head = 0
+    while all(len(w) > head + 1 for w in words) and len({w[head] for w in words}) == 1:
+        head += 1
+    tail = 0
+    while all(len(w) > head + tail + 1 for w in words) and len({w[-1 - tail] for w in words}) == 1:
+        tail += 1
+    if not head and not tail:
+        return None
+    parts = {k: " ".join(w[head : len(w) - tail]) for k, w in texts}
+    if len(set(parts.values())) != len(parts):
+        return None
+    shared_head, shared_tail = " ".join(words[0][:head]), " ".join(words[0][len(words[0]) - tail :])
+    got = norm
+    if shared_head and got.startswith(shared_head + " "):
+        got = got[len(shared_head) + 1 :]
+    if shared_tail and got.endswith(" " + shared_tail):
+        got = got[: -len(shared_tail) - 1]
+    hits = [k for k, part in parts.items() if part == got]
     return hits[0].upper() if len(hits) == 1 else None
 
 
