@@ -839,7 +839,31 @@ def _dangling(text: str) -> bool:
     t = text.strip().rstrip(".")
     if len(t) < 2 or t.endswith("\\\\"):
         return False
+    if "\\boxed" in t and _unclosed_box(t):
+        return True  # "The answer is \\boxed{42": cut inside the box (R1.3)
     return t[-1] in _DANGLING_END or bool(_DANGLING_RE.search(t[-12:]))
+
+
+def _unclosed_box(t: str) -> bool:
+    """The last ``\\boxed{`` of ``t`` never closes (``\\{`` and ``\\}`` are literal braces)."""
+    k = t.rfind("\\boxed")
+    brace = t.find("{", k)
+    if brace < 0 or t[k + 6 : brace].strip():
+        return False
+    depth, i = 0, brace
+    while i < len(t):
+        ch = t[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return False
+        i += 1
+    return True
 
 
 _STATEMENT_VERDICT_RE = re.compile(

@@ -127,6 +127,11 @@ def unwrap_string_list(s: str) -> str | None:
     return ", ".join(undouble_backslashes(item).strip() for item in items)
 
 
+# struck-through text ("~~43~~ 42", "<del>43</del> 42", "<s>43</s>"): what the writer crossed out
+_STRUCK_RE = re.compile(r"~~(?=\S)[^~\n]{1,200}?(?<=\S)~~|<(s|del|strike)>[^<\n]{0,200}</\1>")
+
+
+
 # characters that show nothing and join nothing: zero-width space, word joiner, byte-order mark,
 # soft hyphen ("4\u200b2" is 42); the joiners of scripts and emoji (U+200C, U+200D) stay
 _INVISIBLE = ("\u200b", "\u2060", "\ufeff", "\u00ad")
@@ -939,6 +944,8 @@ def extract_final_answer(response: str, question: str | None = None) -> Extracte
         s = _visible(s)
     if "\\\\" in s:
         s = undouble_backslashes(s)
+    if "~~" in s or "<s>" in s or "<del>" in s or "<strike>" in s:
+        s = _STRUCK_RE.sub(" ", s)
     text, open_think = _strip_think(s)
     if open_think and not text:
         return Extracted(None, "none", truncated=True)
