@@ -1155,10 +1155,30 @@ def is_restatement(answer: str, reference: str, question: str) -> bool:
     r = _squash(reference)
     if len(a) < 2 or a == r or r.endswith("=" + a):
         return False  # the answer says what the reference says ("-1" for "x=-1", itself in the question)
-    for sq in _question_spans(question):
+    spans = _question_spans(question)
+    for sq in spans:
         if a == sq or (len(a) >= 5 and _bounded_in(a, sq)) or (len(a) >= 2 and _bounded_in(a, sq) and len(sq) <= 12):
             return True
-    return False
+    # the same expression in another spelling ("(x^2-1)/(x-1)" for "\frac{x^2-1}{x-1}"): the same
+    # symbols, and the same tree once parsed (sympy keeps what it is given; nothing is simplified)
+    key = _symbols_key(a)
+    same = [sq for sq in spans if len(sq) <= _MAX_RESTATEMENT_CHARS and _symbols_key(sq) == key]
+    if not same or len(key) < 3:
+        return False
+    from verifier_runtime.toolkit.latex import parse_expression as _pe
+
+    ea = _pe(answer)
+    if ea is None or ea == _pe(reference):
+        return False
+    return any(_pe(sq) == ea for sq in same)
+
+
+_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+
+
+def _symbols_key(s: str) -> str:
+    """The letters and digits of a math text in order, its LaTeX commands dropped."""
+    return "".join(ch for ch in _COMMAND_RE.sub("", s) if ch.isalnum())
 
 
 _EXPR_LEFT = "=:,($ "
