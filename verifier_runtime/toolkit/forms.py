@@ -64,7 +64,26 @@ def in_lowest_terms(answer: str) -> bool:
         a, b = _integer_content(num), _integer_content(den)
         if a and b and math.gcd(a, b) > 1:
             return False
+        if len(answer) <= 200 and _common_polynomial_factor(num, den):
+            return False  # "\\frac{(x-1)(x+1)}{x-1}": x - 1 divides both
     return True
+
+
+def _common_polynomial_factor(num: Any, den: Any) -> bool:
+    """Numerator and denominator (as written) share a factor that is a polynomial of positive degree."""
+    from verifier_runtime.toolkit.latex.convert import _to_sympy
+
+    try:
+        n, d = _to_sympy(num), _to_sympy(den)
+        symbols = getattr(d, "free_symbols", set()) & getattr(n, "free_symbols", set())
+        if not symbols or len(symbols) > 3:
+            return False
+        import sympy
+
+        g = sympy.gcd(sympy.expand(n), sympy.expand(d))
+        return bool(getattr(g, "free_symbols", None))
+    except Exception:  # noqa: BLE001 - a form check never takes the verdict down with it
+        return False
 
 
 def _tree(answer: str) -> Any:
