@@ -168,3 +168,106 @@ def _close(va: Any, vb: Any, rel_tol: float, abs_tol: float) -> bool:
     scale = max(abs(va), abs(vb), ctx.mpf(1))
     bound = max(ctx.mpf(NOISE) * scale, ctx.mpf(repr(float(rel_tol))) * scale, ctx.mpf(repr(float(abs_tol))))
     return bool(abs(va - vb) <= bound)
+
+
+# --- rigorous enclosures ------------------------------------------------------------------------
+
+#: Interval bounds beyond this magnitude end an enclosure (it proves nothing useful, and keeps the work small).
+_IV_LIMIT = 1e30
+_IV_TRIG = frozenset({"sin", "cos", "tan", "cot", "sec", "csc"})
+
+
+def _iv_ctx() -> Any:
+    """A private mpmath interval context per thread (mpmath's ``iv`` is shared and mutable)."""
+    ctx = getattr(_TLS, "iv", None)
+    if ctx is None:
+        from mpmath.ctx_iv import MPIntervalContext
+
+        ctx = MPIntervalContext()
+        ctx.prec = EVAL_PREC_BITS
+        _TLS.iv = ctx
+    return ctx
+
+
+def interval_value(expr: Any, subs: dict[Any, Any]) -> Any | None:
+    """A rigorous enclosure (an mpmath interval) of the real value of ``expr`` for every choice of
+    its symbols in the intervals ``subs``, or ``None``.
+
+    ``None`` unless ``expr`` is built from rationals, ``pi``, ``e``, symbols, sums, products,
+    integer powers, rational powers of a positive base, ``exp``, ``log`` of a positive argument,
+    the trigonometric and the hyperbolic sine, cosine and tangent, and every sub-expression is
+    finite over the whole box: no denominator, pole, logarithm or root argument reaches zero or a
+    branch cut there, so ``expr`` is real-analytic on a neighbourhood of the box.
+    """
+    ctx = _iv_ctx()
+    try:
+        return _iv_eval(expr, subs, ctx, [MAX_EXPR_NODES * 4])
+    except (_Unevaluable, ValueError, TypeError, ZeroDivisionError, OverflowError, ArithmeticError,
+            AttributeError, RecursionError):
+        return None
+
+
+def _iv_eval(expr: Any, subs: dict[Any, Any], ctx: Any, budget: list[int]) -> Any:
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _Unevaluable("too many nodes")
+    if budget[0] % 64 == 0:
+        check_deadline()
+    v = _iv_node(expr, subs, ctx, budget)
+    if not (-_IV_LIMIT < v.a and v.b < _IV_LIMIT):
+        raise _Unevaluable("unbounded")
+    return v
+
+
+def _iv_node(expr: Any, subs: dict[Any, Any], ctx: Any, budget: list[int]) -> Any:
+    sp = _sympy()
+    if expr.is_Rational:
+        return ctx.mpf(int(expr.p)) / int(expr.q)
+    if expr.is_Symbol:
+        if expr not in subs:
+            raise _Unevaluable("free symbol")
+        return subs[expr]
+    if expr is sp.pi:
+        return ctx.pi
+    if expr is sp.E:
+        return ctx.e
+    if expr.is_Add or expr.is_Mul:
+        parts = [_iv_eval(a, subs, ctx, budget) for a in expr.args]
+        out = parts[0]
+        for p in parts[1:]:
+            out = out + p if expr.is_Add else out * p
+        return out
+    if expr.is_Pow:
+        base = _iv_eval(expr.base, subs, ctx, budget)
+        e = expr.exp
+        if e.is_Integer and abs(int(e)) <= 64:
+            if e < 0 and 0 in base:
+                raise _Unevaluable("pole")
+            return base ** int(e)
+        if e.is_Rational and base.a > 0:
+            return base ** (ctx.mpf(int(e.p)) / int(e.q))
+        raise _Unevaluable("power")
+    name = type(expr).__name__
+    if len(expr.args) != 1:
+        raise _Unevaluable(f"no interval rule for {name}")
+    arg = _iv_eval(expr.args[0], subs, ctx, budget)
+    if name == "exp" or name in ("sinh", "cosh", "tanh"):
+        if arg.b > 64 or arg.a < -64:
+            raise _Unevaluable("exp range")
+        if name == "exp":
+            return ctx.exp(arg)
+        up, down = ctx.exp(arg), ctx.exp(-arg)
+        if name == "sinh":
+            return (up - down) / 2
+        if name == "cosh":
+            return (up + down) / 2
+        return (up - down) / (up + down)
+    if name == "log":
+        if not arg.a > 0:
+            raise _Unevaluable("log of a non-positive range")
+        return ctx.log(arg)
+    if name in _IV_TRIG:
+        if arg.b > 64 or arg.a < -64:
+            raise _Unevaluable("trig range")
+        return getattr(ctx, name)(arg)
+    raise _Unevaluable(f"no interval rule for {name}")
