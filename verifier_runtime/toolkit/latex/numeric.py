@@ -175,6 +175,9 @@ def _close(va: Any, vb: Any, rel_tol: float, abs_tol: float) -> bool:
 #: Interval bounds beyond this magnitude end an enclosure (it proves nothing useful, and keeps the work small).
 _IV_LIMIT = 1e30
 _IV_TRIG = frozenset({"sin", "cos", "tan", "cot", "sec", "csc"})
+#: largest |argument| of exp, the hyperbolic and the trigonometric functions in an enclosure
+_IV_ARG = 64.0
+_IV_BOUNDS: dict[str, Any] = {}
 
 
 def _iv_ctx() -> Any:
@@ -185,6 +188,11 @@ def _iv_ctx() -> Any:
 
         ctx = MPIntervalContext()
         ctx.prec = EVAL_PREC_BITS
+        if not _IV_BOUNDS:
+            from mpmath.libmp import from_float, fzero, mpf_lt
+
+            _IV_BOUNDS.update(lt=mpf_lt, zero=fzero, low=from_float(-_IV_LIMIT), high=from_float(_IV_LIMIT),
+                              arg_low=from_float(-_IV_ARG), arg_high=from_float(_IV_ARG))
         _TLS.iv = ctx
     return ctx
 
@@ -214,9 +222,21 @@ def _iv_eval(expr: Any, subs: dict[Any, Any], ctx: Any, budget: list[int]) -> An
     if budget[0] % 64 == 0:
         check_deadline()
     v = _iv_node(expr, subs, ctx, budget)
-    if not (-_IV_LIMIT < v.a and v.b < _IV_LIMIT):
+    if not _within(v, "low", "high"):
         raise _Unevaluable("unbounded")
     return v
+
+
+def _within(v: Any, low: str, high: str) -> bool:
+    """Every point of the interval ``v`` lies strictly between the named bounds."""
+    a, b = v._mpi_
+    lt = _IV_BOUNDS["lt"]
+    return bool(lt(_IV_BOUNDS[low], a) and lt(b, _IV_BOUNDS[high]))
+
+
+def _positive(v: Any) -> bool:
+    """Every point of the interval ``v`` is above zero."""
+    return bool(_IV_BOUNDS["lt"](_IV_BOUNDS["zero"], v._mpi_[0]))
 
 
 def _iv_node(expr: Any, subs: dict[Any, Any], ctx: Any, budget: list[int]) -> Any:
@@ -244,7 +264,7 @@ def _iv_node(expr: Any, subs: dict[Any, Any], ctx: Any, budget: list[int]) -> An
             if e < 0 and 0 in base:
                 raise _Unevaluable("pole")
             return base ** int(e)
-        if e.is_Rational and base.a > 0:
+        if e.is_Rational and _positive(base):
             return base ** (ctx.mpf(int(e.p)) / int(e.q))
         raise _Unevaluable("power")
     name = type(expr).__name__
@@ -252,7 +272,7 @@ def _iv_node(expr: Any, subs: dict[Any, Any], ctx: Any, budget: list[int]) -> An
         raise _Unevaluable(f"no interval rule for {name}")
     arg = _iv_eval(expr.args[0], subs, ctx, budget)
     if name == "exp" or name in ("sinh", "cosh", "tanh"):
-        if arg.b > 64 or arg.a < -64:
+        if not _within(arg, "arg_low", "arg_high"):
             raise _Unevaluable("exp range")
         if name == "exp":
             return ctx.exp(arg)
@@ -263,11 +283,11 @@ def _iv_node(expr: Any, subs: dict[Any, Any], ctx: Any, budget: list[int]) -> An
             return (up + down) / 2
         return (up - down) / (up + down)
     if name == "log":
-        if not arg.a > 0:
+        if not _positive(arg):
             raise _Unevaluable("log of a non-positive range")
         return ctx.log(arg)
     if name in _IV_TRIG:
-        if arg.b > 64 or arg.a < -64:
+        if not _within(arg, "arg_low", "arg_high"):
             raise _Unevaluable("trig range")
         return getattr(ctx, name)(arg)
     raise _Unevaluable(f"no interval rule for {name}")
