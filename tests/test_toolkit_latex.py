@@ -204,3 +204,15 @@ def test_no_enclosure_where_the_expression_may_not_be_analytic(text: str, low: f
     expr = parse_expression(text)
     x = next(s for s in expr.free_symbols if s.name == "x")
     assert interval_value(expr, {x: _iv_ctx().mpf([low, high])}) is None, text
+
+
+def test_kept_tolerance_constants_are_the_converted_ones() -> None:
+    from verifier_runtime.toolkit.latex.numeric import NOISE, _close, _constant, _ctx
+
+    ctx = _ctx()
+    tolerances = [0.0, 1e-9, 1e-6, 0.05, NOISE, 1e-9, 0.0] + [k / 997 for k in range(100)]
+    for x in tolerances:
+        assert _constant(ctx, x) == ctx.mpf(repr(float(x))), x
+    a, b = ctx.mpf(1), ctx.mpf(1) + ctx.mpf("1e-7")
+    assert not _close(a, b, 1e-9, 0.0) and _close(a, b, 1e-6, 0.0) and _close(a, b, 0.0, 1e-6)
+    assert not _close(a, b, 0.0, 0.0) and _close(a, a + ctx.mpf("1e-30"), 0.0, 0.0)

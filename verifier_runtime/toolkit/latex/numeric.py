@@ -166,8 +166,22 @@ def _numeric(expr: Any, subs: dict[Any, Any]) -> Any | None:
 def _close(va: Any, vb: Any, rel_tol: float, abs_tol: float) -> bool:
     ctx = _ctx()
     scale = max(abs(va), abs(vb), ctx.mpf(1))
-    bound = max(ctx.mpf(NOISE) * scale, ctx.mpf(repr(float(rel_tol))) * scale, ctx.mpf(repr(float(abs_tol))))
+    bound = max(_constant(ctx, NOISE) * scale, _constant(ctx, rel_tol) * scale, _constant(ctx, abs_tol))
     return bool(abs(va - vb) <= bound)
+
+
+def _constant(ctx: Any, x: float) -> Any:
+    """``ctx.mpf(repr(float(x)))``, kept per thread for the few tolerances in use (mpf values are immutable)."""
+    kept = getattr(_TLS, "constants", None)
+    if kept is None:
+        kept = _TLS.constants = {}
+    key = float(x)
+    v = kept.get(key)
+    if v is None:
+        v = ctx.mpf(repr(key))
+        if len(kept) < 64:
+            kept[key] = v
+    return v
 
 
 # --- rigorous enclosures ------------------------------------------------------------------------
