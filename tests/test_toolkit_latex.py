@@ -216,3 +216,20 @@ def test_kept_tolerance_constants_are_the_converted_ones() -> None:
     a, b = ctx.mpf(1), ctx.mpf(1) + ctx.mpf("1e-7")
     assert not _close(a, b, 1e-9, 0.0) and _close(a, b, 1e-6, 0.0) and _close(a, b, 0.0, 1e-6)
     assert not _close(a, b, 0.0, 0.0) and _close(a, a + ctx.mpf("1e-30"), 0.0, 0.0)
+
+
+def test_an_enclosure_stops_at_the_time_budget() -> None:
+    """The enclosure swallows every evaluation error (no enclosure proves nothing) but not the
+    time budget, which is a BaseException."""
+    import time
+
+    import sympy as sp
+
+    from verifier_runtime.limits import BudgetExceeded, budget
+    from verifier_runtime.toolkit.latex.numeric import _iv_ctx, interval_value
+
+    x = sp.Symbol("x")
+    expr = sp.Add(*[sp.sin(x + k) for k in range(150)])  # more nodes than one deadline check apart
+    with pytest.raises(BudgetExceeded), budget(0.001, hard=False):
+        time.sleep(0.01)
+        interval_value(expr, {x: _iv_ctx().mpf([0.5, 1.5])})
