@@ -57,13 +57,18 @@ def _points(symbols: list[Any]) -> list[dict[Any, Any]]:
     return [dict(zip(symbols, row, strict=True)) for row in _point_values(len(symbols))]
 
 
-def _mp_eval(expr: Any, subs: dict[Any, Any], ctx: Any, budget: list[int]) -> Any:
-    """Evaluate a sympy expression with mpmath at fixed precision, refusing unbounded work."""
+def _tick(budget: list[int]) -> None:
+    """One node of an evaluation: refuse past the node budget, check the time budget now and then."""
     budget[0] -= 1
     if budget[0] < 0:
         raise _Unevaluable("too many nodes")
     if budget[0] % 64 == 0:
         check_deadline()
+
+
+def _mp_eval(expr: Any, subs: dict[Any, Any], ctx: Any, budget: list[int]) -> Any:
+    """Evaluate a sympy expression with mpmath at fixed precision, refusing unbounded work."""
+    _tick(budget)
     sp = _sympy()
     if expr.is_Integer:
         return ctx.mpf(int(expr))
@@ -229,11 +234,7 @@ def interval_value(expr: Any, subs: dict[Any, Any]) -> Any | None:
 
 
 def _iv_eval(expr: Any, subs: dict[Any, Any], ctx: Any, budget: list[int]) -> Any:
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise _Unevaluable("too many nodes")
-    if budget[0] % 64 == 0:
-        check_deadline()
+    _tick(budget)
     v = _iv_node(expr, subs, ctx, budget)
     if not _within(v, "low", "high"):
         raise _Unevaluable("unbounded")
