@@ -31,7 +31,9 @@ def _random_relations(n: int, seed: int) -> list:
     coefficients = [sp.Integer(1), sp.Integer(-3), sp.Rational(5, 2), a, -b, a + 1, sp.sqrt(2), sp.pi, a * b,
                     1 / a, sp.oo, -sp.oo, sp.I, sp.Integer(7)]
     factors = [x, x**2, x**3, 1 / x, x**-2, y, y**2, x * y, sp.sin(x), (x + 1) ** 2, sp.sqrt(x), sp.exp(y),
-               sp.Abs(x), sp.Integer(1), x**2 * y, (x - 1) * (x + 1), sp.log(x)]
+               sp.Abs(x), sp.Integer(1), x**2 * y, (x - 1) * (x + 1), sp.log(x), sp.sinh(a * x) / a, sp.exp(-x * b),
+               sp.cos(x) ** 2, sp.sin(x) ** 2, a * (x + 1), sp.tan(x), sp.sqrt(x**2 + a), sp.log(sp.exp(x)),
+               (x**2 - 1) / (x - 1), sp.cosh(x) - sp.sinh(x), sp.exp(sp.I * x), x**sp.Rational(3, 2), 2**x]
     out = []
     for _ in range(n):
         k = rng.randint(1, 4)
@@ -65,11 +67,48 @@ def test_the_monomial_reading_is_what_diff_and_subs_give() -> None:
     assert min(seen.values()) >= 20, seen
 
 
+PHYSICS = [
+    "\\rho t = \\frac{v_0}{\\omega_0}\\sinh(\\omega_0 t)",
+    "\\rho=\\frac{1}{2} \\frac{v_{0}}{\\omega_{0}} e^{\\omega_{0} t}-\\frac{1}{2} \\frac{v_{0}}{\\omega_{0}} e^{-\\omega_{0} t}",
+    "T = 2\\pi \\sqrt{\\frac{L^3}{G(M_1 + M_2)}}", "v = \\sqrt{2 g h}", "E = m c^2 \\ln(\\frac{r}{r_0})",
+    "y = \\tan(k x) + x", "I = I_0 \\cos^2(\\theta) + \\sin^2(\\theta) I_0", "x = a (t + 1) - a t",
+]
+
+
+def test_a_proven_bend_is_a_derivative_that_keeps_the_unknown() -> None:
+    """What the linear-solution check skips on: wherever _bends proves a relation is not linear in
+    an unknown, sympy's derivative is neither zero nor free of that unknown (the check's test)."""
+    from verifier_runtime.toolkit.latex import equality as eq
+
+    relations = _relations()
+    for text in PHYSICS:
+        lhs, rhs = convert.parse_equation(text)
+        relations.append(lhs - rhs)
+    seen = {True: 0, False: 0}
+    for d in relations:
+        for s in sorted(d.free_symbols, key=lambda v: v.name):
+            bends = eq._bends(d, s)
+            seen[bends] += 1
+            k = d.diff(s)
+            if bends:
+                assert k != 0 and k.has(s), (d, s)
+    assert seen[True] >= 100 and seen[False] >= 100, seen
+    first, last = relations[-len(PHYSICS)], relations[-1]  # rho t - v_0 sinh(omega_0 t)/omega_0; x - a(t+1) + a t
+    named = {v.name: v for v in first.free_symbols | last.free_symbols}
+    assert eq._bends(first, named["omega_0"]) and eq._bends(first, named["t"]) and not eq._bends(first, named["rho"])
+    assert not eq._bends(last, named["t"]) and not eq._bends(last, named["a"])  # linear in both
+
+
 def test_same_linear_solution_with_and_without_the_shortcut_agree(monkeypatch) -> None:
     from verifier_runtime.toolkit.latex import equality as eq
 
+    physics = []
+    for text in PHYSICS:
+        lhs, rhs = convert.parse_equation(text)
+        physics.append(lhs - rhs)
     diffs = _relations()[: len(EQUATIONS) + 60]
     pairs = [(a, b) for a in diffs for b in diffs[: len(EQUATIONS)]]
+    pairs += [(a, b) for a in physics + diffs[len(EQUATIONS):] for b in physics]
 
     def run() -> list[bool]:
         return [eq._same_linear_solution(a, b, sorted(a.free_symbols | b.free_symbols, key=lambda v: v.name))
@@ -77,6 +116,8 @@ def test_same_linear_solution_with_and_without_the_shortcut_agree(monkeypatch) -
 
     fast = run()
     monkeypatch.setattr(eq, "_monomials", lambda expr, s: None)
+    assert run() == fast
+    monkeypatch.setattr(eq, "_bends", lambda expr, s: False)
     assert run() == fast
     assert sum(fast) >= 5 and not all(fast)
 

@@ -168,3 +168,68 @@ def test_capitals_side_by_side_are_a_name_not_a_product() -> None:
         assert parse_expression(s) is not None, s
     assert answers_equivalent("xy", "yx").equal is True
     assert answers_equivalent("\\frac{R_1 R_2}{R_1+R_2}", "\\frac{R_2R_1}{R_2+R_1}").equal is True
+
+
+# --- rigorous enclosures -------------------------------------------------------------------------
+
+ENCLOSED = ["x^2 - 3x + 1", "\\frac{1}{x + 2}", "\\sqrt{x^2 + 1}", "e^{-x} \\sinh(2x)", "\\ln(x + 3)",
+            "\\tan(x) + \\cos^2(x)", "x^{3/2} \\cosh(x)", "\\frac{\\pi}{4} \\tanh(x) - e", "\\sec(x) \\csc(x + 2)"]
+
+
+@pytest.mark.parametrize("text", ENCLOSED)
+def test_an_enclosure_holds_every_value_over_its_box(text: str) -> None:
+    from verifier_runtime.toolkit.latex.numeric import _ctx, _iv_ctx, interval_value, numeric_value
+
+    expr = parse_expression(text)
+    (x,) = expr.free_symbols
+    ctx = _iv_ctx()
+    box = interval_value(expr, {x: ctx.mpf([0.25, 0.75])})
+    assert box is not None, text
+    for k in range(11):
+        point = 0.25 + k * 0.05
+        value = numeric_value(expr, {x: _ctx().mpf(point)})
+        thin = interval_value(expr, {x: ctx.mpf(point)})
+        assert value in box and value in thin, (text, point)
+        assert thin.delta < 1e-30  # a point's enclosure is tight
+
+
+@pytest.mark.parametrize(("text", "low", "high"), [
+    ("\\frac{1}{x}", -1, 1), ("\\ln(x)", -1, 1), ("\\tan(x)", 1, 2), ("\\sqrt{x - 1}", 0.5, 1.5),
+    ("x^{1/3}", -1, 1), ("|x|", 1, 2), ("\\lfloor x \\rfloor", 1, 2), ("e^{x}", 100, 101), ("x + i", 1, 2),
+    ("\\arcsin(x)", 0, 0.5), ("2^{x}", 1, 2), ("\\sin(x)", 100, 101), ("x!", 1, 2),
+])
+def test_no_enclosure_where_the_expression_may_not_be_analytic(text: str, low: float, high: float) -> None:
+    from verifier_runtime.toolkit.latex.numeric import _iv_ctx, interval_value
+
+    expr = parse_expression(text)
+    x = next(s for s in expr.free_symbols if s.name == "x")
+    assert interval_value(expr, {x: _iv_ctx().mpf([low, high])}) is None, text
+
+
+def test_kept_tolerance_constants_are_the_converted_ones() -> None:
+    from verifier_runtime.toolkit.latex.numeric import NOISE, _close, _constant, _ctx
+
+    ctx = _ctx()
+    tolerances = [0.0, 1e-9, 1e-6, 0.05, NOISE, 1e-9, 0.0] + [k / 997 for k in range(100)]
+    for x in tolerances:
+        assert _constant(ctx, x) == ctx.mpf(repr(float(x))), x
+    a, b = ctx.mpf(1), ctx.mpf(1) + ctx.mpf("1e-7")
+    assert not _close(a, b, 1e-9, 0.0) and _close(a, b, 1e-6, 0.0) and _close(a, b, 0.0, 1e-6)
+    assert not _close(a, b, 0.0, 0.0) and _close(a, a + ctx.mpf("1e-30"), 0.0, 0.0)
+
+
+def test_an_enclosure_stops_at_the_time_budget() -> None:
+    """The enclosure swallows every evaluation error (no enclosure proves nothing) but not the
+    time budget, which is a BaseException."""
+    import time
+
+    import sympy as sp
+
+    from verifier_runtime.limits import BudgetExceeded, budget
+    from verifier_runtime.toolkit.latex.numeric import _iv_ctx, interval_value
+
+    x = sp.Symbol("x")
+    expr = sp.Add(*[sp.sin(x + k) for k in range(150)])  # more nodes than one deadline check apart
+    with pytest.raises(BudgetExceeded), budget(0.001, hard=False):
+        time.sleep(0.01)
+        interval_value(expr, {x: _iv_ctx().mpf([0.5, 1.5])})

@@ -7,7 +7,7 @@ from typing import Any
 
 from verifier_runtime.limits import check_deadline
 from verifier_runtime.toolkit.latex.convert import _sympy, number_to_expr, parse_equation, parse_expression
-from verifier_runtime.toolkit.latex.numeric import NOISE, _close, _numeric, _points
+from verifier_runtime.toolkit.latex.numeric import NOISE, _close, _iv_ctx, _numeric, _points, interval_value
 from verifier_runtime.toolkit.latex.tokens import ParseRefused
 from verifier_runtime.toolkit.numbers import Number
 
@@ -198,6 +198,8 @@ def _same_linear_solution(da: Any, db: Any, symbols: list[Any]) -> bool:
         if ma is not None and mb is not None:
             (_, ka, ca), (_, kb, cb) = ma, mb  # linear: the derivative and the rest, read off the terms
         else:
+            if (ma is None and _bends(da, s)) or (mb is None and _bends(db, s)):
+                continue  # proven not linear in ``s``: its derivative keeps ``s`` (what diff finds, at far more cost)
             ka, kb = da.diff(s), db.diff(s)
             ca = cb = None
         if ka == 0 or kb == 0 or ka.has(s) or kb.has(s):
@@ -247,6 +249,43 @@ def _monomials(expr: Any, s: Any) -> tuple[bool, Any, Any] | None:
     if not linear:
         return False, None, None
     return True, sp.Add(*slopes), sp.Add(*rest)
+
+
+#: where :func:`_bends` probes: the unknown at three equally spaced exact points, the others at
+#: fixed exact points (binary fractions, so every probe is an exact real number)
+_BEND_POINTS = (0.625, 0.875, 1.125)
+_BEND_OTHERS = tuple((13 + (k * 37) % 83) / 64 for k in range(32))  # distinct, in [0.2, 1.5]
+
+
+def _bends(expr: Any, s: Any) -> bool:
+    """Proven: ``expr`` is not ``a + b s`` with ``a`` and ``b`` free of ``s``, so the derivative
+    sympy's ``diff`` gives keeps ``s`` (it is not zero and not free of ``s``). ``False`` when
+    nothing is proven.
+
+    The proof: :func:`~verifier_runtime.toolkit.latex.numeric.interval_value` encloses ``expr`` with
+    the other unknowns at fixed points and ``s`` over the whole segment of the three probes, which
+    holds only when ``expr`` is real-analytic around that segment. Were its derivative ``D`` free of
+    ``s``, ``expr`` would be affine in ``s`` on the segment (``D`` is its derivative there), and its
+    second difference at three equally spaced points would be exactly zero; a rigorous enclosure
+    of that difference without zero rules it out."""
+    others = sorted(expr.free_symbols - {s}, key=lambda v: v.name)
+    if len(others) > len(_BEND_OTHERS):
+        return False
+    ctx = _iv_ctx()
+    subs = {v: ctx.mpf(x) for v, x in zip(others, _BEND_OTHERS, strict=False)}
+    lo, mid, hi = (ctx.mpf(x) for x in _BEND_POINTS)
+    subs[s] = ctx.mpf([_BEND_POINTS[0], _BEND_POINTS[2]])
+    if interval_value(expr, subs) is None:
+        return False  # not enclosed on the segment: nothing is proven
+    values = []
+    for x in (lo, mid, hi):
+        subs[s] = x
+        v = interval_value(expr, subs)
+        if v is None:
+            return False
+        values.append(v)
+    second = values[0] - 2 * values[1] + values[2]
+    return 0 not in second
 
 
 def _proportional(da: Any, db: Any, symbols: list[Any]) -> bool | None:

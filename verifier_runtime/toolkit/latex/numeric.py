@@ -57,13 +57,18 @@ def _points(symbols: list[Any]) -> list[dict[Any, Any]]:
     return [dict(zip(symbols, row, strict=True)) for row in _point_values(len(symbols))]
 
 
-def _mp_eval(expr: Any, subs: dict[Any, Any], ctx: Any, budget: list[int]) -> Any:
-    """Evaluate a sympy expression with mpmath at fixed precision, refusing unbounded work."""
+def _tick(budget: list[int]) -> None:
+    """One node of an evaluation: refuse past the node budget, check the time budget now and then."""
     budget[0] -= 1
     if budget[0] < 0:
         raise _Unevaluable("too many nodes")
     if budget[0] % 64 == 0:
         check_deadline()
+
+
+def _mp_eval(expr: Any, subs: dict[Any, Any], ctx: Any, budget: list[int]) -> Any:
+    """Evaluate a sympy expression with mpmath at fixed precision, refusing unbounded work."""
+    _tick(budget)
     sp = _sympy()
     if expr.is_Integer:
         return ctx.mpf(int(expr))
@@ -166,5 +171,137 @@ def _numeric(expr: Any, subs: dict[Any, Any]) -> Any | None:
 def _close(va: Any, vb: Any, rel_tol: float, abs_tol: float) -> bool:
     ctx = _ctx()
     scale = max(abs(va), abs(vb), ctx.mpf(1))
-    bound = max(ctx.mpf(NOISE) * scale, ctx.mpf(repr(float(rel_tol))) * scale, ctx.mpf(repr(float(abs_tol))))
+    bound = max(_constant(ctx, NOISE) * scale, _constant(ctx, rel_tol) * scale, _constant(ctx, abs_tol))
     return bool(abs(va - vb) <= bound)
+
+
+def _constant(ctx: Any, x: float) -> Any:
+    """``ctx.mpf(repr(float(x)))``, kept per thread for the few tolerances in use (mpf values are immutable)."""
+    kept = getattr(_TLS, "constants", None)
+    if kept is None:
+        kept = _TLS.constants = {}
+    key = float(x)
+    v = kept.get(key)
+    if v is None:
+        v = ctx.mpf(repr(key))
+        if len(kept) < 64:
+            kept[key] = v
+    return v
+
+
+# --- rigorous enclosures ------------------------------------------------------------------------
+
+#: Interval bounds beyond this magnitude end an enclosure (it proves nothing useful, and keeps the work small).
+_IV_LIMIT = 1e30
+_IV_TRIG = frozenset({"sin", "cos", "tan", "cot", "sec", "csc"})
+#: largest |argument| of exp, the hyperbolic and the trigonometric functions in an enclosure
+_IV_ARG = 64.0
+_IV_BOUNDS: dict[str, Any] = {}
+
+
+def _iv_ctx() -> Any:
+    """A private mpmath interval context per thread (mpmath's ``iv`` is shared and mutable)."""
+    ctx = getattr(_TLS, "iv", None)
+    if ctx is None:
+        from mpmath.ctx_iv import MPIntervalContext
+
+        ctx = MPIntervalContext()
+        ctx.prec = EVAL_PREC_BITS
+        if not _IV_BOUNDS:
+            from mpmath.libmp import from_float, fzero, mpf_lt
+
+            _IV_BOUNDS.update(lt=mpf_lt, zero=fzero, low=from_float(-_IV_LIMIT), high=from_float(_IV_LIMIT),
+                              arg_low=from_float(-_IV_ARG), arg_high=from_float(_IV_ARG))
+        _TLS.iv = ctx
+    return ctx
+
+
+def interval_value(expr: Any, subs: dict[Any, Any]) -> Any | None:
+    """A rigorous enclosure (an mpmath interval) of the real value of ``expr`` for every choice of
+    its symbols in the intervals ``subs``, or ``None``.
+
+    ``None`` unless ``expr`` is built from rationals, ``pi``, ``e``, symbols, sums, products,
+    integer powers, rational powers of a positive base, ``exp``, ``log`` of a positive argument,
+    the trigonometric and the hyperbolic sine, cosine and tangent, and every sub-expression is
+    finite over the whole box: no denominator, pole, logarithm or root argument reaches zero or a
+    branch cut there, so ``expr`` is real-analytic on a neighbourhood of the box.
+    """
+    ctx = _iv_ctx()
+    try:
+        return _iv_eval(expr, subs, ctx, [MAX_EXPR_NODES * 4])
+    except Exception:  # noqa: BLE001 - no enclosure proves nothing; the time budget (a BaseException) still ends it
+        return None
+
+
+def _iv_eval(expr: Any, subs: dict[Any, Any], ctx: Any, budget: list[int]) -> Any:
+    _tick(budget)
+    v = _iv_node(expr, subs, ctx, budget)
+    if not _within(v, "low", "high"):
+        raise _Unevaluable("unbounded")
+    return v
+
+
+def _within(v: Any, low: str, high: str) -> bool:
+    """Every point of the interval ``v`` lies strictly between the named bounds."""
+    a, b = v._mpi_
+    lt = _IV_BOUNDS["lt"]
+    return bool(lt(_IV_BOUNDS[low], a) and lt(b, _IV_BOUNDS[high]))
+
+
+def _positive(v: Any) -> bool:
+    """Every point of the interval ``v`` is above zero."""
+    return bool(_IV_BOUNDS["lt"](_IV_BOUNDS["zero"], v._mpi_[0]))
+
+
+def _iv_node(expr: Any, subs: dict[Any, Any], ctx: Any, budget: list[int]) -> Any:
+    sp = _sympy()
+    if expr.is_Rational:
+        return ctx.mpf(int(expr.p)) / int(expr.q)
+    if expr.is_Symbol:
+        if expr not in subs:
+            raise _Unevaluable("free symbol")
+        return subs[expr]
+    if expr is sp.pi:
+        return ctx.pi
+    if expr is sp.E:
+        return ctx.e
+    if expr.is_Add or expr.is_Mul:
+        parts = [_iv_eval(a, subs, ctx, budget) for a in expr.args]
+        out = parts[0]
+        for p in parts[1:]:
+            out = out + p if expr.is_Add else out * p
+        return out
+    if expr.is_Pow:
+        base = _iv_eval(expr.base, subs, ctx, budget)
+        e = expr.exp
+        if e.is_Integer and abs(int(e)) <= 64:
+            if e < 0 and 0 in base:
+                raise _Unevaluable("pole")
+            return base ** int(e)
+        if e.is_Rational and _positive(base):
+            return base ** (ctx.mpf(int(e.p)) / int(e.q))
+        raise _Unevaluable("power")
+    name = type(expr).__name__
+    if len(expr.args) != 1:
+        raise _Unevaluable(f"no interval rule for {name}")
+    arg = _iv_eval(expr.args[0], subs, ctx, budget)
+    if name == "exp" or name in ("sinh", "cosh", "tanh"):
+        if not _within(arg, "arg_low", "arg_high"):
+            raise _Unevaluable("exp range")
+        if name == "exp":
+            return ctx.exp(arg)
+        up, down = ctx.exp(arg), ctx.exp(-arg)
+        if name == "sinh":
+            return (up - down) / 2
+        if name == "cosh":
+            return (up + down) / 2
+        return (up - down) / (up + down)
+    if name == "log":
+        if not _positive(arg):
+            raise _Unevaluable("log of a non-positive range")
+        return ctx.log(arg)
+    if name in _IV_TRIG:
+        if not _within(arg, "arg_low", "arg_high"):
+            raise _Unevaluable("trig range")
+        return getattr(ctx, name)(arg)
+    raise _Unevaluable(f"no interval rule for {name}")
