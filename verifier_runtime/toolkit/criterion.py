@@ -1293,6 +1293,9 @@ def _label_conflicts(label: str | None, ref_label: str | None, cues: Cues | None
     return bool(unknown) and label != unknown
 
 
+_DOMAIN_NOTE_RE = re.compile(
+    r"^(?P<e>[^\n]{1,120}?)\$?\s*+,?\s*+(?:\\text\{\s*+)?(?:for|where|when)(?:\s+all)?\s*+\}?\s*+\$?\s*+[a-z]\s*+"
+    r"(?:\\neq?|\\ne\b|\u2260|!=)\s*+[-\d\s,.\\{}a-z]{1,20}?\$?\s*+\.?$")
 _MODULUS_SUFFIX_RE = re.compile(
     r"^(?P<e>[^\n]{1,60}?)\s*+(?:\\pmod\s*+(?:\{\s*+\d+\s*+\}|\d+)|\\(?:bmod|mod)\s*+(?:\{\s*+\d+\s*+\}|\d+)"
     r"|\(\s*+(?:\\bmod|\\mod|\\text\{\s*+mod\s*+\}|\\mathrm\{\s*+mod\s*+\}|mod(?:ulo)?)\s*+\d+\s*+\))\s*+\.?$")
@@ -1363,6 +1366,10 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
     r_text, r_label = _unlabel(ref, False, None) if not ref_is_eq else (ref, None)
     if _label_conflicts(a_label, r_label, cues):
         return Judgment(False, "differ:label")
+    if "for" in a_text or "where" in a_text or "," in a_text:
+        dom = _DOMAIN_NOTE_RE.match(a_text)
+        if dom:
+            a_text = dom.group("e")  # "x + 1 for $x \\neq 1$": the value, with the points it excludes noted
     rad = _RADIAN_SUFFIX_RE.match(a_text)
     if rad and parse_number(rad.group("e")) is None:
         a_text = rad.group("e")  # "\\frac{2\\pi}{3}\\ \\text{rad}": an exact radian measure
