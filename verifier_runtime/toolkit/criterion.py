@@ -786,6 +786,20 @@ _NAMED_VALUE_RE = re.compile(
     r"(?P<rhs>[^=]{1,400})$")
 
 
+_FINITE_SET_RE = re.compile(r"(?:\\left)?\\\{(?P<items>[^{}\\]{0,200})(?:\\right)?\\\}")
+_SET_UNION_RE = re.compile(r"^\s*+\$?\s*+(?:(?:\\left)?\\\{[^{}\\]{0,200}(?:\\right)?\\\}\s*+\\cup\s*+)+"
+                           r"(?:\\left)?\\\{[^{}\\]{0,200}(?:\\right)?\\\}\s*+\$?\s*+$")
+
+
+def _merged_sets(text: str) -> str:
+    """A union of finite sets written out (``\\{1, 2\\} \\cup \\{3\\}``) as the one set it is;
+    anything else as written."""
+    if not _SET_UNION_RE.match(text):
+        return text
+    items = [m.group("items").strip() for m in _FINITE_SET_RE.finditer(text)]
+    return "\\{" + ", ".join(i for i in items if i) + "\\}"
+
+
 _EMPTY_SET_RE = re.compile(r"^\s*+\$?\s*+(?:\\emptyset|\\varnothing|\u2205|\\\{\s*+\\\}|\{\s*+\}|\\left\\\{\s*+\\right\\\})\s*+\$?\s*+$")
 _NO_SOLUTION_RE = re.compile(
     r"^\s*+(?:\\text\{\s*+)?(?:there\s+(?:is|are)\s+)?(?:no\s+(?:real\s+|integer\s+|such\s+)?(?:solutions?|roots?|values?)|none|"
@@ -972,7 +986,11 @@ def _compare_lists(cands: list[str], x: Any, cues: Cues | None, *, ordered_answe
     ordered = (cues is not None and cues.ordered) or len(set(keys)) < len(keys)  # repeats: answers in order
     used = [False] * len(ref_vals)
     matched = 0
+    repeats = 0
     for k, cand in enumerate(cands):
+        if not ordered and any(_squash(cand) == _squash(prev) for prev in cands[:k]):
+            repeats += 1  # the same value written again: a set ignores repetition ("1, 1, 2" for 1, 2)
+            continue
         hit = None
         for j, rv in enumerate(ref_vals):
             if used[j] or (ordered and j != k):
@@ -986,6 +1004,8 @@ def _compare_lists(cands: list[str], x: Any, cues: Cues | None, *, ordered_answe
         if hit is not None:
             used[hit] = True
             matched += 1
+    if repeats and matched == len(ref_vals) == len(cands) - repeats:
+        return Judgment(True, "equal:set")
     if matched == len(cands) == len(ref_vals):
         return Judgment(True, "equal:sequence" if ordered else "equal:set")
     if matched < len(ref_vals) and len(cands) < len(ref_vals) and matched == len(cands):
@@ -1354,6 +1374,8 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
                 and _name_key(na.group("name")) == _name_key(nr.group("name"))):
             # R4.2: "\rho(t) = ..." and "\rho = ..." name one quantity, once with its argument
             return _compare_candidate(na.group("rhs"), nr.group("rhs"), cues, x, element)
+    if "\\cup" in answer:
+        answer = _merged_sets(answer)  # "\\{1, 2\\} \\cup \\{3\\}" is the set {1, 2, 3}
     if _empty_set(answer) and _empty_set(ref):
         return Judgment(True, "equal:empty_set")  # "no solution" for \emptyset (R4.4)
     if "=" in ref and "=" not in answer and answer.lstrip().startswith(("(", "\\left(", "\\langle")):
