@@ -928,7 +928,7 @@ _ALT_AFTER_RE = re.compile(
     r"|\b(?:it|the\s+answer|this)\s+(?:could|might|may)\s+(?:also\s+|instead\s+)?be\s+(?P<h>"
     + _ALT_VALUE + r")(?=\s*+(?:[.!?;,]|$))",
     re.IGNORECASE)
-_TAIL_OR_RE = re.compile(r"(?:[\s$%*,;]|\\(?:quad|qquad|[,;: ])|\\(?:text|mathrm|textrm)\s*+\{|<\s*+/\s*+answer\s*+>)*+\(?\s*+(?:or|maybe|perhaps|possibly)\b(?:\s++(?:maybe|perhaps|possibly|even))?"
+_TAIL_OR_RE = re.compile(r"(?<![\s$%*,;\\>{])(?:[\s$%*,;]|\\(?:quad|qquad|[,;: ])|\\(?:text|mathrm|textrm)\s*+\{|<\s*+/\s*+answer\s*+>)*+\(?\s*+(?:or|maybe|perhaps|possibly)\b(?:\s++(?:maybe|perhaps|possibly|even))?"
                          r"[\s,:]*+(?P<v>" + _ALT_VALUE + r")", re.IGNORECASE)
 _CLAUSE_START_RE = re.compile(r"(?:^|[.;:,!?])\s*+$")  # "...; it might be 48.": the possibility opens a clause
 _ALT_WINDOW = 300
