@@ -159,8 +159,24 @@ _SET_BUILDER_RE = re.compile(
     r"(?:\\mid|\\vert|\||:|\\colon|\\right\|)\s*+(?P<cond>[^{}]{1,200}?)\s*+\\(?:right\\)?\}$")
 
 
+_FINITE_SET_RE = re.compile(r"(?:\\left)?\\\{(?P<items>[^{}\\]{0,200})(?:\\right)?\\\}")
+_SET_UNION_RE = re.compile(r"^(?:(?:\\left)?\\\{[^{}\\]{0,200}(?:\\right)?\\\}\s*+\\cup\s*+)+"
+                           r"(?:\\left)?\\\{[^{}\\]{0,200}(?:\\right)?\\\}$")
+
+
+def _merged_sets(t: str) -> str:
+    """A union of finite sets written out (``\\{1, 2\\} \\cup \\{3\\}``) as the one set it is;
+    anything else as written."""
+    if not _SET_UNION_RE.match(t):
+        return t
+    items = [m.group("items").strip() for m in _FINITE_SET_RE.finditer(t)]
+    return "\\{" + ", ".join(i for i in items if i) + "\\}"
+
+
 def _strip(s: str) -> str:
     t = strip_math_delimiters(s.strip())
+    if "\\cup" in t:
+        t = _merged_sets(t)
     if "unit" in t or "Unit" in t:
         t = _PLACEHOLDER_UNITS_RE.sub("", t).strip() or t
     if t.startswith(("\\{", "\\left\\{")):

@@ -38,6 +38,7 @@ from verifier_runtime.toolkit.cues import QUANTITY_SYMBOL, Cues, quantity_symbol
 from verifier_runtime.toolkit.extract import clean_answer
 from verifier_runtime.toolkit.forms import form_violations
 from verifier_runtime.toolkit.latex.numeric import numeric_value
+from verifier_runtime.toolkit.latex.tokens import GREEK_NAMES
 from verifier_runtime.toolkit.numbers import (
     SCALE_WORD_PATTERN,
     Number,
@@ -143,7 +144,7 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
         factors = _factor_judgment(a, ref, x.question, asked=True)  # a module never PASSes the bare product
         if factors is not None and not factors.correct:
             return factors.reason
-        if _rejects_option(a, x) or _rejects_value(x.answer or a, x):
+        if _rejects_option(a, x) or _rejected(x.answer or a, x) is not None:
             return "negation:only_negated"  # (the whole answer: a module may pass the matched part alone)
         bare = _TAG_RE.sub(" ", a) if "<" in a else a  # "<answer>42</answer>": tags, no relation
         if _quantity_conflicts(a, x.cues):
@@ -261,10 +262,11 @@ def _rejects_option(answer: str, x: Any) -> bool:
     return bool(_JUDGED_WRONG_RE.match(answer) and x.options and not _ASKS_FOR_WRONG_RE.search(x.question or ""))
 
 
-def _rejects_value(answer: str, x: Any) -> bool:
-    """R2.5: "Pacific is incorrect." rejects Pacific, unless the question asks for the wrong one
-    ("Which spelling is wrong?")."""
-    return rejected_value(answer) is not None and not _ASKS_FOR_WRONG_RE.search(x.question or "")
+def _rejected(answer: str, x: Any) -> str | None:
+    """R2.5: the value "Pacific is incorrect." rejects (Pacific), unless the question asks for the
+    wrong one ("Which spelling is wrong?"); else ``None``."""
+    value = rejected_value(answer)
+    return None if value is None or _ASKS_FOR_WRONG_RE.search(x.question or "") else value
 _PLAIN_NUMBER_RE = re.compile(r"^\s*+\$?\s*+-?\d[\d,]*(?:\.\d+)?\s*+\$?\s*+\.?\s*$")
 # the question asks for the factors themselves: a factorisation, dimensions
 _FACTORS_ASKED_RE = re.compile(r"\bfactori[sz]|\bfactors\b|\bdimensions?\b|\bsize\b|\bproduct\s+of\s+primes\b", re.IGNORECASE)
@@ -647,8 +649,8 @@ def _judge(x: Any) -> Judgment:
         return Judgment(False, "invalid:truncated")
     if options and _rejects_option(answer, x):
         return Judgment(False, "negation:only_negated")
-    if _rejects_value(answer, x):
-        rejected = rejected_value(answer) or ""
+    rejected = _rejected(answer, x)
+    if rejected is not None:
         ref_rejected = text_match(rejected, ref) or _values_agree(rejected, ref)
         return Judgment(False, "negation:reference_negated" if ref_rejected else "negation:only_negated")
     if options or _is_letter(ref):
@@ -777,27 +779,12 @@ _DANGLING_RE = re.compile(r"(?:[=+\-*/^\u00d7\u00b7,(]|\\(?:times|cdot|frac|sqrt
 
 
 _FUNCTION_LABEL_RE = re.compile(r"^\s*+\$?\s*+(?:(?P<y>y)|[a-zA-Z]\s*+\(\s*+[a-z]\s*+\))\s*+=(?P<rhs>[^=]{1,300})$")
-_GREEK = ("alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|nu|xi|pi|rho|"
-          "varrho|sigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Pi|Sigma|Phi|Psi|Omega")
+_GREEK = "|".join(sorted(GREEK_NAMES, key=len, reverse=True))
 # a quantity's name, with its argument or without: "x(t) =", "\rho(t) =", "v_{0} ="
 _NAMED_VALUE_RE = re.compile(
     r"^\s*+\$?\s*+(?:\\displaystyle\s*+)?(?P<name>(?:[A-Za-z]|\\(?:" + _GREEK + r")(?![A-Za-z]))"
     r"(?:_\{?[A-Za-z0-9]{1,4}\}?)?)\s*+(?P<args>\(\s*+[a-z](?:_\{?[A-Za-z0-9]{1,3}\}?)?\s*+\))?\s*+="
     r"(?P<rhs>[^=]{1,400})$")
-
-
-_FINITE_SET_RE = re.compile(r"(?:\\left)?\\\{(?P<items>[^{}\\]{0,200})(?:\\right)?\\\}")
-_SET_UNION_RE = re.compile(r"^\s*+\$?\s*+(?:(?:\\left)?\\\{[^{}\\]{0,200}(?:\\right)?\\\}\s*+\\cup\s*+)+"
-                           r"(?:\\left)?\\\{[^{}\\]{0,200}(?:\\right)?\\\}\s*+\$?\s*+$")
-
-
-def _merged_sets(text: str) -> str:
-    """A union of finite sets written out (``\\{1, 2\\} \\cup \\{3\\}``) as the one set it is;
-    anything else as written."""
-    if not _SET_UNION_RE.match(text):
-        return text
-    items = [m.group("items").strip() for m in _FINITE_SET_RE.finditer(text)]
-    return "\\{" + ", ".join(i for i in items if i) + "\\}"
 
 
 _EMPTY_SET_RE = re.compile(r"^\s*+\$?\s*+(?:\\emptyset|\\varnothing|\u2205|\\\{\s*+\\\}|\{\s*+\}|\\left\\\{\s*+\\right\\\})\s*+\$?\s*+$")
@@ -811,7 +798,6 @@ def _empty_set(text: str) -> bool:
     return len(text) <= 60 and bool(_EMPTY_SET_RE.match(text) or _NO_SOLUTION_RE.match(text))
 
 
-_LABELLED_VALUE_RE = re.compile(r"^\s*+\$?\s*+(?P<l>[a-z])\s*+=\s*+(?P<v>[^=$]{1,60}?)\s*+\$?\s*+$")
 _LABELLED_SPLIT_RE = re.compile(r"\s*+(?:,|;|\band\b|\\text\{\s*and\s*\})\s*+")
 
 
@@ -820,16 +806,13 @@ def _labelled_values(ref: str) -> list[str] | None:
     y = -1", "a = 1 and b = 3"), in that order; ``None`` for anything else."""
     if len(ref) > 200:
         return None
-    parts = _LABELLED_SPLIT_RE.split(ref.strip().strip("$").strip())
-    if not 2 <= len(parts) <= 4:
+    parts = [strip_label(p.strip("$ ")) for p in _LABELLED_SPLIT_RE.split(ref.strip().strip("$").strip())]
+    if not 2 <= len(parts) <= 4 or any(lab is None or len(lab) != 1 or not lab.islower() for lab, _ in parts):
         return None
-    found = [_LABELLED_VALUE_RE.match(p) for p in parts]
-    if not all(found):
-        return None
-    labels = [m.group("l") for m in found]  # type: ignore[union-attr]
-    if labels != sorted(set(labels)):
+    labels = [lab for lab, _ in parts]
+    if labels != sorted(set(labels)):  # type: ignore[type-var]
         return None  # "y = -1, x = 2": which comes first in a pair the question must say
-    return [m.group("v") for m in found]  # type: ignore[union-attr]
+    return [v for _, v in parts]
 
 
 def _name_key(name: str) -> str:
@@ -1374,8 +1357,6 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
                 and _name_key(na.group("name")) == _name_key(nr.group("name"))):
             # R4.2: "\rho(t) = ..." and "\rho = ..." name one quantity, once with its argument
             return _compare_candidate(na.group("rhs"), nr.group("rhs"), cues, x, element)
-    if "\\cup" in answer:
-        answer = _merged_sets(answer)  # "\\{1, 2\\} \\cup \\{3\\}" is the set {1, 2, 3}
     if _empty_set(answer) and _empty_set(ref):
         return Judgment(True, "equal:empty_set")  # "no solution" for \emptyset (R4.4)
     if "=" in ref and "=" not in answer and answer.lstrip().startswith(("(", "\\left(", "\\langle")):
@@ -1885,7 +1866,7 @@ def _name_lists(answer: str, ref: str, cues: Cues | None) -> Judgment | None:
     if want is None or len(want) < 3 and not (cues is not None and cues.several):
         return None
     got = _name_items(answer)
-    if got is not None and set(got) != set(want):
+    if got is None or set(got) != set(want):
         lead = _NAME_LIST_LEAD_RE.match(answer)  # "The four presidents are ...", "Presidents: ..."
         if lead:
             got = _name_items(answer[lead.end():]) or got

@@ -92,17 +92,6 @@ _LIST_GAP_CHARS = " \t\n,[]"
 _MAX_LIST_ITEMS = 64
 
 
-def _leading(s: str, bracket: str) -> int:
-    """How many ``bracket`` characters open ``s`` (white space between them allowed)."""
-    n = 0
-    for ch in s:
-        if ch == bracket:
-            n += 1
-        elif not ch.isspace():
-            break
-    return n
-
-
 def unwrap_string_list(s: str) -> str | None:
     """The strings of a text that is a (nested) list of quoted strings, as a dataset writes a
     list-valued answer field: ``['2']`` is ``2``, ``[['10 A', '22.5 A']]`` is ``10 A, 22.5 A``
@@ -111,7 +100,7 @@ def unwrap_string_list(s: str) -> str | None:
     vector, not a list of strings)."""
     if len(s) < 4 or s[0] != "[" or s[-1] != "]" or s[1] not in "[ '\"":
         return None
-    if _leading(s, "[") != _leading(s[::-1], "]"):
+    if s[: len(s) - len(s.lstrip("[ \t\n"))].count("[") != s[len(s.rstrip("] \t\n")) :].count("]"):
         return None  # "[['a']": not a list as written
     items: list[str] = []
     pos = 0

@@ -26,6 +26,8 @@ _GREEK = {
     "iota", "kappa", "lambda", "mu", "nu", "xi", "rho", "sigma", "tau", "upsilon", "phi", "varphi",
     "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Sigma", "Phi", "Psi", "Omega",
 }
+#: the Greek letters the tokenizer reads as symbols (for other readers of names: ``toolkit.criterion``)
+GREEK_NAMES = frozenset(_GREEK)
 _PLAIN_NAMES = sorted([*_FUNCS, "pi", "inf", "oo", "infty"], key=len, reverse=True)
 # The first alternative that matches wins, as in the names' order above; a lone letter otherwise.
 _NAME_RE = re.compile("|".join(re.escape(n) for n in _PLAIN_NAMES) + "|.", re.DOTALL)
