@@ -826,6 +826,8 @@ def _commitment(ex: Extracted) -> Commitment:
         if listed:
             items, joiner, hedged, text = listed, "and", False, ", ".join(listed)
         else:
+            if "hether" in answer:
+                answer = _without_whether_clause(answer)
             items, joiner, hedged = split_candidates(answer, keep_repeats=True)
         candidates = _distinct(items)
         if len(candidates) == 1 and not reason and not listed:
@@ -836,6 +838,11 @@ def _commitment(ex: Extracted) -> Commitment:
                    or (_marked_after_box(first, ex.tail) if ex.method == "boxed" and ex.tail else None))
             if alt is not None:
                 items, candidates, joiner, hedged = (first, alt), (first, alt), "or", True
+            else:
+                other = restated_other_value(first)
+                if other is not None:  # "42 (about 43)": the restatement gives another value
+                    items = candidates = other
+                    joiner, hedged = "or", True
     else:
         text = ", ".join(candidates)
         items = candidates
@@ -989,6 +996,98 @@ def alternative_offered(answer: str, text: str) -> str | None:
         if value and mine and _key(value) != mine and _key(value) not in mine:
             return value
     return None
+
+
+# "Whether n is 5 or 8, the remainder is 2": the cases of a condition, then the one answer for all
+_WHETHER_RE = re.compile(r"^\W*+(?:regardless\s+of\s+|no\s+matter\s+)?whether\b[^,;.\n]{1,120}?\bor\b[^,;.\n]{1,80},\s*+"
+                         r"(?=\S)", re.IGNORECASE)
+
+
+def _without_whether_clause(answer: str) -> str:
+    """``answer`` without a leading "whether A or B," clause (R2.1: it offers no candidates)."""
+    m = _WHETHER_RE.match(answer)
+    return answer[m.end():] if m else answer
+
+
+# "42 (about 43)", "$\\frac{1}{3}$ (approximately 0.5)", "7 (i.e., 8)": the answer restated in
+# parentheses as an approximate or equal value; a restatement that is no rounding of the value
+# offers a second value (R2.1).
+_RESTATED_RE = re.compile(
+    r"\(\s*+(?:approximately|approx\.?|about|roughly|around|nearly|almost|close\s+to|i\.\s?e\.,?|that\s+is,?"
+    r"|which\s+is|or\s+about|\u2248|\\approx|~)\s*+\$?(?P<v>[-+\u2212]?\d[\d,]*+(?:\.\d+)?)\$?\s*+\)\s*+[.!]?\s*+$",
+    re.IGNORECASE)
+
+
+# the value a statement ends with: a math span, or a number with at most one word after it ("9 sides")
+_LEAD_VALUE_RE = re.compile(r"(?:\$(?P<m>[^$\n]{1,60})\$|(?<![\w.,])(?P<n>[-+\u2212]?\d[\d,]*+(?:\.\d+)?))"
+                            r"(?:\s++[A-Za-z%]{1,15})?\s*+$")
+
+
+def restated_other_value(answer: str) -> tuple[str, str] | None:
+    """``(value, restated)`` where ``answer`` ends with a parenthesised restatement of its value
+    ("42 (about 43)") whose number is no rounding or truncation of the value; ``None`` where the
+    restatement agrees ("1/3 (approximately 0.333)", "41.7 (about 42)") or either side cannot be
+    read as a number."""
+    if "(" not in answer or len(answer) > 200:
+        return None
+    m = _RESTATED_RE.search(answer)
+    if m is None:
+        return None
+    lead = clean_answer(answer[: m.start()].strip())
+    restated = m.group("v")
+    if not lead:
+        return None
+    agree = _approximates(lead, restated)
+    if agree is None:  # "The polygon has 9 sides (about 10)", "The mean is $\\frac{7}{3}$ (approximately 2.5)"
+        end = _LEAD_VALUE_RE.search(lead)
+        if end is None:
+            return None
+        lead = end.group("m") or end.group("n")
+        agree = _approximates(lead, restated)
+    return (lead, restated) if agree is False else None
+
+
+def _numeric_of(text: str) -> float | None:
+    """The real value of a number or constant expression written in ``text``, or ``None``."""
+    from verifier_runtime.toolkit.compare import parse_answer
+    from verifier_runtime.toolkit.latex.numeric import numeric_value
+
+    a = parse_answer(text)
+    if a is None:
+        return None
+    if a.kind == "number":
+        return float(a.value.value)
+    if a.kind != "expression":
+        return None
+    v = numeric_value(a.value)
+    try:
+        return None if v is None or getattr(v, "imag", 0) != 0 else float(v.real)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def _approximates(value: str, approx: str) -> bool | None:
+    """Whether the written number ``approx`` is ``value`` rounded or cut at its last digit;
+    ``None`` where either is no number this can evaluate."""
+    from fractions import Fraction
+
+    from verifier_runtime.toolkit.numbers import parse_number
+
+    n = parse_number(approx)
+    v = _numeric_of(value) if n is not None else None
+    if n is None or v is None:
+        return None
+    target = n.value
+    if n.decimals:
+        unit = Fraction(1, 10**n.decimals)
+    elif v == int(v):
+        return Fraction(int(v)) == target  # an integer restated by an integer: the same one
+    else:
+        unit = Fraction(1)
+    diff = abs(Fraction(v) - target)
+    if diff <= unit / 2 * Fraction(1001, 1000):
+        return True  # rounded
+    return diff < unit and abs(target) <= abs(Fraction(v))  # cut at its last digit
 
 
 # ---------------------------------------------------------------- several options listed

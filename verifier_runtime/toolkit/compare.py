@@ -242,6 +242,10 @@ def _parse_answer(s: str) -> Answer | None:
         m = parse_matrix(t)
         if m is not None:
             return Answer("matrix", m, s)
+    if "nfinit" in t:
+        inf = _infinity_word(t)
+        if inf is not None:
+            return Answer("expression", inf, s)
     bracketed = bool(_BRACKET_START.match(t))
     if "real" in t.lower() and _REALS_WORDS_RE.search(t):  # every spelling it matches lower-cases to "real"
         iv = parse_interval_set(t)
@@ -272,6 +276,20 @@ def _parse_answer(s: str) -> Answer | None:
     if _HAS_LETTER_RE.search(words) and "\\" not in words:
         return Answer("text", words, s)
     return None  # LaTeX that is not math we can read (\frac{0}{0}) is not text either
+
+
+_INFINITY_RE = re.compile(r"^(?:(?P<neg>-|\u2212|minus\s++|negative\s++)|\+|plus\s++|positive\s++)?infinity$", re.IGNORECASE)
+
+
+def _infinity_word(t: str) -> Any:
+    """``\\infty`` (or its negative) for the word: "infinity", "\\text{infinity}", "negative infinity"."""
+    m = _INFINITY_RE.match(_normal_text(t))
+    if m is None:
+        return None
+    from verifier_runtime.toolkit.latex.convert import _sympy
+
+    oo = _sympy().oo
+    return -oo if m.group("neg") else oo
 
 
 def _normal_text(t: str) -> str:

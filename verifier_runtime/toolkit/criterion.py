@@ -182,8 +182,35 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
 
 _RANGE_RE = re.compile(
     r"^\s*+(?P<lead>(?:(?:approximately|approx\.?|about|around|roughly|somewhere|from|between)\s++)*)"
-    r"(?P<a>[-+]?\d[\d,]*(?:\.\d+)?)\s*+(?:%\s*+)?(?P<sep>to|and|through|\u2013|\u2014|-|\\text\{\s*to\s*\})\s*+"
+    r"(?P<a>[-+]?\d[\d,]*(?:\.\d+)?)\s*+(?:%\s*+)?(?P<sep>to|and|through|\u2013|\u2014|-|~|\uff5e|\\sim(?![A-Za-z])|\\text\{\s*to\s*\})\s*+"
     r"(?P<b>[-+]?\d[\d,]*(?:\.\d+)?)\s*+(?:%|[A-Za-z]{1,12})?\s*\.?\s*$", re.IGNORECASE)
+
+
+# a range written inside prose: two numbers joined by a range word or sign (not "-": a subtraction)
+_RANGE_IN_TEXT_RE = re.compile(
+    r"(?<![\w.,/^*+=\\-])(?P<a>[-+]?\d[\d,]*+(?:\.\d+)?)\s*+(?:%\s*+)?(?:to|through|\u2013|\u2014|~|\uff5e|\\sim(?![A-Za-z]))\s*+"
+    r"(?P<b>[-+]?\d[\d,]*+(?:\.\d+)?)(?![\d.,]*\d)", re.IGNORECASE)
+
+
+_FROM_BEFORE_RE = re.compile(r"\b(?:from|by)\s++(?:\S++\s++)?$", re.IGNORECASE)
+
+
+def _range_around(answer: str, ref: str) -> bool:
+    """R2.1: the reference's number is one end of a range the answer states ("It is 42 to 43 m
+    long." for 42), where the reference is a single number."""
+    if "~" not in answer and "to" not in answer and "through" not in answer and "\\sim" not in answer and not any(
+            ch in answer for ch in "\u2013\u2014\uff5e"):
+        return False
+    nr = parse_number(ref)
+    if nr is None or _RANGE_RE.match(ref):
+        return False
+    for m in _RANGE_IN_TEXT_RE.finditer(answer[:2000]):
+        a, b = parse_number(m.group("a")), parse_number(m.group("b"))
+        if a is None or b is None or a.value == b.value or _FROM_BEFORE_RE.search(answer, max(0, m.start() - 40), m.start()):
+            continue  # "rises from 20 to 42": a change to the value, not a range
+        if nr.value in (a.value, b.value):
+            return True
+    return False
 
 
 def _range_for_one_value(answer: str, ref: str, cues: Cues | None) -> bool:
@@ -1103,12 +1130,23 @@ def _mentions_other_letter(answer: str, want: str) -> bool:
 
 
 # ----------------------------------------------------------------------------- restatement
-_OPERATOR_RE = re.compile(r"[+\-*/^]|\\(?:frac|dfrac|sqrt|cdot|times|sum|prod|int|binom|sin|cos|tan|log|ln)|!")
+_OPERATOR_RE = re.compile(r"[+\-*/^<>\u2264\u2265\u2260]|\\(?:frac|dfrac|sqrt|cdot|times|sum|prod|int|binom|sin|cos|tan|log|ln"
+                          r"|[gl]eq?|neq?|[gl]t)(?![A-Za-z])|!")
 _MATH_SPAN_RE = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
 
 
+_RELATION_SPELLINGS = {"\\geq": "\\ge", "\\geqslant": "\\ge", "\\leq": "\\le", "\\leqslant": "\\le", ">=": "\\ge",
+                       "<=": "\\le", "\u2265": "\\ge", "\u2264": "\\le", "\\neq": "\\ne", "\u2260": "\\ne", "!=": "\\ne",
+                       "\\dfrac": "\\frac", "\\tfrac": "\\frac"}
+_RELATION_SPELLING_RE = re.compile(r"\\(?:geqslant|leqslant|geq|leq|neq|dfrac|tfrac)(?![A-Za-z])|>=|<=|!=|[\u2265\u2264\u2260]")
+
+
 def _squash(s: str) -> str:
-    return re.sub(r"\s+|\\[,;!: ]|\\left|\\right|\\displaystyle", "", s).replace("\\dfrac", "\\frac").rstrip(".")
+    """Math text without spaces and sizing, each relation and fraction in one spelling."""
+    t = re.sub(r"\s+|\\[,;!: ]|\\left|\\right|\\displaystyle", "", s)
+    if "\\" in t or "=" in t or not t.isascii():
+        t = _RELATION_SPELLING_RE.sub(lambda m: _RELATION_SPELLINGS[m.group()], t)
+    return t.rstrip(".")
 
 
 _MAX_RESTATEMENT_CHARS = 200
@@ -1921,6 +1959,8 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 return Judgment(False, "hedge:list_for_single_answer")
             if len({m.group(1) for m in _LABELLED_CANDIDATE_RE.finditer(answer)}) > 1 and not (x is not None and x.options):
                 return Judgment(False, "hedge:alternatives")  # "A) 42 B) 43": candidates labelled like options
+            if _range_around(answer, alias):
+                return Judgment(False, "hedge:range")  # "It is 42 to 43 m long." for 42
             stated = _stated_in(answer, alias)
             if stated is not None:
                 return Judgment(stated, "equal:reference_in_answer" if stated else "differ:reference_not_committed")
@@ -2043,12 +2083,21 @@ def _committed_near(text: str, alias: str) -> bool:
     aside = _ASIDE_NOT_RE.match(after)
     if aside and alias.lower() not in aside.group(0).lower():
         after = after[aside.end():]  # "42 (not 43)": another value excluded beside the answer
-    window = " ".join(before.split()[-_WINDOW_BEFORE:] + after.split()[:_WINDOW_AFTER])
-    lead = " ".join(before.split()[-_WINDOW_BEFORE:])
+    words = before.split()[-_WINDOW_BEFORE:]
+    for k in range(len(words) - 1, -1, -1):
+        if words[k].lower().strip(",;:") in _TURN_WORDS:  # "Many think Raphael, but it was Leonardo"
+            words = words[k + 1:]
+            break
+    window = " ".join(words + after.split()[:_WINDOW_AFTER])
+    lead = " ".join(words)
     if _NOT_COMMITTED_RE.search(window) or _REPORTED_RE.search(lead) or _SUPERSEDED_RE.search(lead):
         return False
     # "..., but it was in fact Petra": a contrast after the mention moves the answer elsewhere
     return not _CONTRAST_RE.search(" ".join(after.split()[:12]))
+
+
+# a turn from what others think or what it is not to what the response says it is
+_TURN_WORDS = frozenset({"but", "however", "yet", "actually", "instead"})
 
 
 _REF_TOKEN = "\u2063REF\u2063"  # stands for the reference inside an answer split into items

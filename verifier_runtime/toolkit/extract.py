@@ -592,6 +592,13 @@ def _tokens(text: str) -> list[str]:
     return (_ASCII_TOKEN_RE if text.isascii() else _TOKEN_RE).findall(text)
 
 
+# A sentence that stops on a word that cannot end one (a conjunction, a preposition, an article,
+# a verb of conclusion) or on the first letters of "that", "the", "thus", "therefore".
+_DANGLING_WORD_RE = re.compile(
+    r"(?<![\w\\])(?:which|thus|hence|therefore|implies|gives|yields|equals|the|of|and|we|with|from|th|tha|thu"
+    r"|thi|ther|therefor|thereb)$", re.IGNORECASE)
+
+
 def _looks_truncated(text: str, method: str, unclosed_box: bool) -> bool:
     """Conservative cut-off heuristic (see docs): unclosed box, dangling operator, or long and unterminated."""
     if unclosed_box:
@@ -604,6 +611,8 @@ def _looks_truncated(text: str, method: str, unclosed_box: bool) -> bool:
         return True
     if method not in MARKER_METHODS and _open_math_at_end(tail):
         return True
+    if method not in MARKER_METHODS and last.isalpha() and _DANGLING_WORD_RE.search(tail[-40:]) and tail.count(" ") >= 2:
+        return True  # "x^2 = 0, which implies th": the sentence stops on a word that needs more
     return method not in MARKER_METHODS and len(tail) >= _SHORT_LIMIT and last not in _TERMINAL_CHARS
 
 

@@ -511,6 +511,7 @@ _FRACTION_WORDS = {
     "ninth": 9, "ninths": 9, "tenth": 10, "tenths": 10, "hundredth": 100, "hundredths": 100,
 }
 _WORD_SPLIT_RE = re.compile(r"[\s-]+")
+_HALF_DOZEN = frozenset({"half a dozen", "half-a-dozen", "half of a dozen"})
 _NUMBER_WORD_START = frozenset({*_UNITS_WORDS, *_SCALE_WORDS, "minus", "negative"}) - {"a", "an"}
 
 
@@ -557,7 +558,7 @@ def parse_number_words(s: object) -> Number | None:
         return None
     t = s.strip().rstrip(".").strip().lower()
     first = _WORD_SPLIT_RE.split(t, maxsplit=1)[0]
-    if first not in _NUMBER_WORD_START and (first not in ("a", "an") or t == first):
+    if first not in _NUMBER_WORD_START and (first not in ("a", "an") or t == first) and t not in _HALF_DOZEN:
         return None  # a lone "a" is a letter (a choice, a variable), not one
     percent = False
     m = _PERCENT_WORD_RE.search(t)
@@ -577,6 +578,15 @@ def parse_number_words(s: object) -> Number | None:
         if whole is None or not digits or any(d is None or d > 9 for d in digits):
             return None
         value = whole + Fraction(int("".join(str(d) for d in digits)), 10 ** len(digits))
+    elif words[-1] == "dozen" and len(words) > 1:  # "a dozen", "two dozen", "half a dozen"
+        head = words[:-1]
+        if t in _HALF_DOZEN:
+            value = Fraction(6)
+        else:
+            n = _words_integer(head)
+            if n is None:
+                return None
+            value = Fraction(n * 12)
     elif words[-1] in _FRACTION_WORDS:
         den = _FRACTION_WORDS[words[-1]]
         head = words[:-1]

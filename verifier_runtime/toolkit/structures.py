@@ -486,6 +486,10 @@ def parse_interval_set(s: object) -> IntervalSet | None:
             sp = _sympy()
             return IntervalSet((Interval(-sp.oo, sp.oo, False, False),), s)
         t = _IN_PREFIX.sub("", _strip_wrappers(_prep(s)))
+        if "\\" in t or "|" in t or "\u2260" in t or "!=" in t:
+            special = _excluded_points(t) or _absolute_bound(t)
+            if special is not None:
+                return IntervalSet(_normalise(special), s)
         pieces = _UNION.split(t)
         if len(pieces) > MAX_ITEMS:
             return None
@@ -499,6 +503,81 @@ def parse_interval_set(s: object) -> IntervalSet | None:
         return IntervalSet(_normalise(parts), s)
     except (ValueError, TypeError, RecursionError, AttributeError):
         return None
+
+
+# "\\mathbb{R} \\setminus \\{0, 1\\}", "x \\neq 2": the reals (or an interval) without finitely many points
+_SETMINUS_RE = re.compile(r"(?<!\s)\s*+(?:\\setminus|\\smallsetminus|\\backslash)(?![A-Za-z])\s*+"
+                          r"\\\{(?P<points>[^{}]{1,200})\\\}$")
+_NOT_EQUAL_RE = re.compile(r"^[A-Za-z]\s*+(?:\\neq?(?![A-Za-z])|\u2260|!=)\s*+(?P<v>[^\s,;][^,;]{0,30})$")
+# "|x| \\ge 1", "|x - 2| < 3": a bound on an absolute value, as intervals
+_ABS_RE = re.compile(r"^(?:\\left)?\|\s*+[A-Za-z]\s*+(?:(?P<sign>[-+])\s*+(?P<c>\d[\d.]*+))?\s*+(?:\\right)?\|\s*+"
+                     r"(?P<op>\\leq?(?![A-Za-z])|\\geq?(?![A-Za-z])|<=|>=|[<>\u2264\u2265]|\\lt(?![A-Za-z])|\\gt(?![A-Za-z]))"
+                     r"\s*+(?P<a>\d[\d.]*+)$")
+
+
+def _excluded_points(t: str) -> list[Interval] | None:
+    """The intervals of a set with finitely many points removed, or ``None``."""
+    m = _NOT_EQUAL_RE.match(t)
+    if m is not None:
+        base, points = [Interval(-_sympy().oo, _sympy().oo, False, False)], [m.group("v")]
+    else:
+        m = _SETMINUS_RE.search(t)
+        if m is None or m.start() == 0:
+            return None
+        whole = parse_interval_set(t[: m.start()])
+        if whole is None:
+            return None
+        base, points = list(whole.parts), _split_flat(m.group("points"), ",")
+    nums = [parse_number(strip_math_delimiters(p.strip())) for p in points]
+    if not nums or len(nums) > MAX_ITEMS or any(n is None for n in nums):
+        return None
+    for n in sorted(nums, key=lambda n: n.value):
+        base = _without_point(base, n)
+        if base is None:
+            return None
+    return base
+
+
+def _without_point(parts: list[Interval], n: Number) -> list[Interval] | None:
+    v = float(n.value)
+    out: list[Interval] = []
+    for p in parts:
+        lo, hi = _to_float(p.lo), _to_float(p.hi)
+        if lo is None or hi is None:
+            return None
+        if v < lo or v > hi or (v == lo and not p.lo_closed) or (v == hi and not p.hi_closed):
+            out.append(p)
+            continue
+        if v > lo or (v == lo and lo == hi):
+            if v > lo:
+                out.append(Interval(p.lo, n, p.lo_closed, False))
+        if v < hi:
+            out.append(Interval(n, p.hi, False, p.hi_closed))
+    return out
+
+
+def _absolute_bound(t: str) -> list[Interval] | None:
+    m = _ABS_RE.match(t)
+    if m is None:
+        return None
+    a, c = parse_number(m.group("a")), parse_number(m.group("c") or "0")
+    if a is None or c is None:
+        return None
+    centre = c.value if m.group("sign") == "-" else -c.value  # |x - 2| is centred on 2, |x + 2| on -2
+    lo, hi = _as_number(centre - a.value), _as_number(centre + a.value)
+    op = m.group("op")
+    oo = _sympy().oo
+    closed = op in ("\\le", "\\leq", "<=", "\u2264", "\\ge", "\\geq", ">=", "\u2265")
+    inside = op in ("\\le", "\\leq", "<=", "\u2264", "<", "\\lt")
+    if inside:
+        return [Interval(lo, hi, closed, closed)] if a.value > 0 or closed else None
+    return [Interval(-oo, lo, False, closed), Interval(hi, oo, closed, False)]
+
+
+def _as_number(v: Any) -> Number:
+    out = parse_number(str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}")
+    assert out is not None
+    return out
 
 
 def _normalise(parts: list[Interval]) -> tuple[Interval, ...]:

@@ -187,6 +187,9 @@ def _word_units(u: str) -> str:
     return u.strip()
 
 
+_EV_PER_C_RE = re.compile(r"eV/c(?![A-Za-z_])")
+
+
 def _unit_string(u: str) -> str | None:
     """A unit text as a pint expression, or ``None`` when it does not look like units."""
     u = u.strip().rstrip(".").strip()
@@ -200,6 +203,8 @@ def _unit_string(u: str) -> str | None:
     for e in _UNIT_EXPONENT_RE.findall(u):
         if abs(float(e)) > _MAX_UNIT_EXPONENT:
             return None
+    if "eV/c" in u:  # "GeV/c" (a momentum), "MeV/c^2" (a mass): c is the speed of light
+        u = _EV_PER_C_RE.sub("eV/speed_of_light", u)
     idents = _IDENT.findall(u)
     if not idents:
         return "%" if u == "%" else None

@@ -1,0 +1,139 @@
+"""Answer forms and hedges read by the toolkit's primitives: a parenthetical restatement, ranges
+in prose, a sentence cut off on a connective, a whether-clause, numbers as dozens, infinity in
+words, sets without points and absolute-value bounds, momentum and mass units in eV/c."""
+
+from __future__ import annotations
+
+import pytest
+
+from verifier_runtime.toolkit.commit import final_commitment, restated_other_value
+from verifier_runtime.toolkit.compare import parse_answer
+from verifier_runtime.toolkit.criterion import _range_around, is_restatement, judge
+from verifier_runtime.toolkit.extract import extract_final_answer
+from verifier_runtime.toolkit.numbers import parse_number_words
+from verifier_runtime.toolkit.structures import interval_sets_equal, parse_interval_set
+from verifier_runtime.toolkit.units import parse_quantity
+
+
+@pytest.mark.parametrize("answer, expected", [
+    ("42 (about 43)", ("42", "43")),
+    ("7 (i.e., 8)", ("7", "8")),
+    ("$\\frac{1}{3}$ (approximately 0.5)", ("\\frac{1}{3}", "0.5")),
+    ("The polygon has 9 sides (about 10)", ("9", "10")),
+    ("42 (roughly 42)", None),
+    ("$\\frac{1}{3}$ (approximately 0.333)", None),  # rounded
+    ("$\\frac{2}{3}$ (approximately 0.666)", None),  # cut at its last digit
+    ("41.7 (about 42)", None),
+    ("42 (6 times 7)", None),  # no approximation marker
+    ("Paris (about 43)", None),  # no number before it
+])
+def test_restated_other_value(answer, expected):
+    got = restated_other_value(answer)
+    if expected is None:
+        assert got is None
+    else:
+        assert got is not None and got[1] == expected[1] and expected[0] in got[0]
+
+
+def test_a_restatement_with_another_value_is_two_candidates():
+    c = final_commitment("The answer is 42 (about 43).")
+    assert c.hedged and set(c.candidates) == {"42", "43"}
+    assert not final_commitment("The answer is 42 (roughly 42).").hedged
+
+
+@pytest.mark.parametrize("answer, ref, expected", [
+    ("It is 42 to 43 m long.", "42", True),
+    ("The answer is 42~43.", "42", True),
+    ("It is $42\\sim 43$.", "43", True),
+    ("The temperature rises from 20 to 42 degrees.", "42", False),  # a change, not a range
+    ("84/2 to 42", "42", False),  # an operator before the first number
+    ("There are 40 to 45 of them.", "42", False),  # the reference is no end of it
+    ("It is 42 to 43 m long.", "42 to 43", False),  # the reference is itself a range
+])
+def test_range_around(answer, ref, expected):
+    assert _range_around(answer, ref) is expected
+
+
+@pytest.mark.parametrize("text, cut", [
+    ("We have x^2 = 0 which implies th", True),
+    ("We have x = 0 and therefore", True),
+    ("The solution is x = 0 with", True),
+    ("x = 0", False),
+    ("It is Of Mice and Men", False),
+    ("It was written by Mark Twain", False),
+])
+def test_a_sentence_stopping_on_a_connective_is_cut_off(text, cut):
+    assert extract_final_answer(text).truncated is cut
+
+
+def test_a_whether_clause_offers_no_candidates():
+    assert judge("What is the remainder?", "2", "Whether n is 5 or 8, the remainder is 2.").correct is True
+    assert judge("What is the remainder?", "2", "Whether n is 5 or 8, the remainder is 2 or 1.").correct is False
+    assert judge("What is the remainder?", "2", "Whether it is 2 or 1, I can't tell.").correct is False
+
+
+def test_turn_words_after_a_reported_belief():
+    q = "Who painted the Mona Lisa?"
+    assert judge(q, "Leonardo da Vinci", "Many think Raphael, but it was Leonardo da Vinci.").correct is True
+    assert judge(q, "Leonardo da Vinci", "Many think Leonardo da Vinci, but it was Raphael.").correct is False
+    assert judge(q, "Leonardo da Vinci", "Some say Raphael, but maybe Leonardo da Vinci.").correct is False
+
+
+@pytest.mark.parametrize("text, value", [
+    ("a dozen", 12), ("two dozen", 24), ("half a dozen", 6), ("one dozen", 12), ("dozen", None), ("half", None),
+])
+def test_dozens_in_words(text, value):
+    n = parse_number_words(text)
+    assert (n.value if n is not None else None) == value
+
+
+@pytest.mark.parametrize("text, sign", [
+    ("infinity", 1), ("\\text{infinity}", 1), ("Infinity", 1), ("negative infinity", -1), ("-infinity", -1),
+    ("minus infinity", -1), ("infinite", None), ("infinity and beyond", None),
+])
+def test_infinity_in_words(text, sign):
+    a = parse_answer(text)
+    if sign is None:
+        assert a is None or a.kind != "expression"
+    else:
+        assert a is not None and a.kind == "expression" and (a.value > 0) == (sign > 0) and a.value.is_infinite
+
+
+@pytest.mark.parametrize("a, b, equal", [
+    ("\\mathbb{R}\\setminus\\{0\\}", "(-\\infty,0)\\cup(0,\\infty)", True),
+    ("\\mathbb{R}\\setminus\\{-1, 1\\}", "(-\\infty,-1)\\cup(-1,1)\\cup(1,\\infty)", True),
+    ("[0,5]\\setminus\\{0\\}", "(0,5]", True),
+    ("[0,5]\\setminus\\{5\\}", "[0,5)", True),
+    ("[0,5]\\setminus\\{7\\}", "[0,5]", True),
+    ("x \\neq 2", "(-\\infty,2)\\cup(2,\\infty)", True),
+    ("|x| \\ge 1", "(-\\infty,-1]\\cup[1,\\infty)", True),
+    ("|x| < 2", "(-2,2)", True),
+    ("|x - 2| < 3", "(-1,5)", True),
+    ("|x + 2| > 3", "(-\\infty,-5)\\cup(1,\\infty)", True),
+    ("|x - 2| \\le 3", "(-1,5)", False),
+    ("\\mathbb{R}\\setminus\\{1\\}", "(-\\infty,0)\\cup(0,\\infty)", False),
+])
+def test_sets_without_points_and_absolute_bounds(a, b, equal):
+    pa, pb = parse_interval_set(a), parse_interval_set(b)
+    assert pa is not None and pb is not None
+    assert bool(interval_sets_equal(pa, pb)) is equal
+
+
+def test_absolute_bound_below_zero_is_not_read():
+    assert parse_interval_set("|x| < 0") is None
+    assert parse_interval_set("\\mathbb{R}\\setminus\\{a\\}") is None  # a symbolic point: not read
+
+
+def test_restatement_of_an_inequality_in_another_spelling():
+    assert is_restatement("|x| \\ge 1", "(-\\infty,-1]\\cup[1,\\infty)", "Solve $|x| \\geq 1$.")
+    assert not is_restatement("|x| \\ge 1", "(-\\infty,-1]\\cup[1,\\infty)", "Solve $x^2 \\geq 1$.")
+
+
+def test_electronvolts_per_c():
+    p, m, e = parse_quantity("3.3 GeV/c"), parse_quantity("938 MeV/c^2"), parse_quantity("3.3 GeV")
+    assert p is not None and m is not None and e is not None
+    assert m.dimensionality == "[mass]"
+    assert p.dimensionality != e.dimensionality
+    assert parse_quantity("2 eV/cm") is not None  # "c" only alone after eV/
+    assert judge("What is the energy?", "3.3 GeV", "The energy is 3.3 GeV/c.").correct is False
+    assert judge("What is the momentum?", "3.3 GeV/c", "p = 3300 MeV/c").correct is True
