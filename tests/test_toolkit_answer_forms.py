@@ -137,3 +137,45 @@ def test_electronvolts_per_c():
     assert parse_quantity("2 eV/cm") is not None  # "c" only alone after eV/
     assert judge("What is the energy?", "3.3 GeV", "The energy is 3.3 GeV/c.").correct is False
     assert judge("What is the momentum?", "3.3 GeV/c", "p = 3300 MeV/c").correct is True
+
+
+@pytest.mark.parametrize("response, hedged", [
+    ("The answer is 12 if n is even, and 14 if n is odd.", True),
+    ("12 when n is even; otherwise 14.", True),
+    ("If n is even, the answer is 12.", False),
+    ("My answer: 12. Backup: 14.", True),
+    ("Final answer: 12. Second choice: 14.", True),
+    ("12. (If the question meant inclusive, 14.)", True),
+    ("**12** (though 14 is defensible)", True),
+    ("**12** (though 12 is a lot)", False),
+])
+def test_conditional_and_conceded_values(response, hedged):
+    assert final_commitment(response).hedged is hedged
+
+
+def test_bar_and_labelled_lists_offer_peers():
+    assert judge("How many?", "12", "12 | 14").correct is False
+    assert judge("How many?", "12", "Top candidates: 12, 14.").correct is False
+    assert judge("How many?", "12", "Top candidate: 12.").correct is True
+    assert judge("What is |x| for x = -12?", "12", "|x| = 12").correct is True  # bars of an absolute value
+
+
+def test_the_asked_labelled_line():
+    text = "Remainder: 2\nQuotient: 14"
+    assert extract_final_answer(text, "What is the remainder?").answer == "Remainder: 2"
+    assert extract_final_answer(text, "What is the quotient?").answer == "Quotient: 14"
+    assert extract_final_answer(text, "Find the quotient and the remainder.").answer == "Quotient: 14"  # both named
+    work = "Speed = 400 m / 50 s = 8 m/s.\nConverting: 8 × 3.6 = 28.8 km/h."
+    assert "28.8" in extract_final_answer(work, "What is the speed?").answer
+
+
+@pytest.mark.parametrize("question, ref, response, correct", [
+    ("What is it?", "\\frac{1}{3}", "$\\frac{1}{3} \\approx 0.333$", True),
+    ("What is it?", "\\frac{1}{3}", "$\\frac{1}{3} \\approx 0.5$", False),
+    ("What is it?", "0.333", "$\\frac{1}{3} \\approx 0.333$", True),
+    ("What is it to three decimal places?", "0.333", "$\\frac{1}{3} \\approx 0.333$", True),
+    ("What is it?", "\\sqrt{2}", "$x = \\sqrt{2} \\approx 1.414$", True),
+    ("Find the exact value of $\\sin 60^\\circ$.", "\\frac{\\sqrt{3}}{2}", "$\\sin 60^\\circ \\approx 0.866$", False),
+])
+def test_exact_value_then_its_approximation(question, ref, response, correct):
+    assert judge(question, ref, response).correct is correct

@@ -927,8 +927,16 @@ _ALT_AFTER_RE = re.compile(
     r"|\bothers\s+(?:might\s+|may\s+|would\s+|could\s+)?(?:say|claim|argue|think|suggest)\s+(?:that\s+)?"
     r"(?:it\s+(?:is|was)\s+)?(?P<k>" + _ALT_VALUE + r")"
     # "**Alternative:** 3", "Alternate: 3": a labelled second answer
-    r"|\b(?:alternative|alternate)(?:\s++(?:solution|result|value))?\s*+(?:\*\*|__)?\s*+[:\u2014\u2013]\s*+(?:\*\*|__)?\s*+(?P<l>"
+    r"|\b(?:alternative|alternate|backup|fallback|second\s+choice|runner[\s-]up)(?:\s++(?:solution|result|value|answer))?\s*+(?:\*\*|__)?\s*+[:\u2014\u2013]\s*+(?:\*\*|__)?\s*+(?P<l>"
     + _ALT_VALUE + r")"
+    # "12. (If the question meant inclusive, 14.)": another value under a condition, in parentheses
+    r"|\(\s*+if\b[^().\n]{0,80}?,\s*+(?:then\s+)?(?:(?:it'?s|it\s+is|the\s+answer\s+is|it\s+would\s+be)\s+)?(?P<m>"
+    + _ALT_VALUE + r")\s*+[.!]?\s*+\)"
+    # "12 if n is even, and 14 if n is odd": a value for each case
+    r"|\b(?:if|when)\b[^.;\n]{1,60}?[,;]\s*+(?:(?:and|or|but|while)\s+)?(?P<o>" + _ALT_VALUE + r")\s+(?:if|when|otherwise)\b"
+    # "12 (though 14 is defensible)": a second value conceded
+    r"|\b(?:though|although|but|while)\s+(?P<n>" + _ALT_VALUE + r")\s+(?:is|would\s+be|seems|looks)\s+(?:also\s+)?"
+    r"(?:(?:quite|very|equally)\s+)?(?:defensible|arguable|plausible|possible|reasonable|valid|acceptable|correct|likely)\b"
     # "42, unless it's 43": the other value under a condition
     r"|\bunless\s+(?:it'?s|it\s+is|the\s+answer\s+is|it\s+turns\s+out\s+to\s+be)\s+(?P<i>" + _ALT_VALUE + r")"
     # "...; it might be 48.": a second value put as a possibility, ending its sentence
@@ -940,7 +948,8 @@ _TAIL_OR_RE = re.compile(r"(?<![\s$%*,;\\>{])(?:[\s$%*,;]|\\(?:quad|qquad|[,;: ]
 _CLAUSE_START_RE = re.compile(r"(?:^|[.;:,!?])\s*+$")  # "...; it might be 48.": the possibility opens a clause
 _ALT_WINDOW = 300
 _ALT_WORDS = ("also", "equally", "alternat", "otherwise", "could", "might", "may", "if", "guess", "case", "second",
-              "backup", "other", "unless", "opinion", "possib", "some", "many", "several")  # one in every offer
+              "backup", "other", "unless", "opinion", "possib", "some", "many", "several", "fallback", "runner",
+              "though", "but", "while")  # one in every offer
 
 
 def _has_alt_word(low: str) -> bool:
@@ -960,12 +969,19 @@ def _after_offer_possible(fold: str) -> bool:
     these tests together."""
     if "alternat" in fold or "otherwise" in fold or "case" in fold or "unless" in fold:
         return True
+    if "backup" in fold or "fallback" in fold or "runner" in fold or "choice" in fold:
+        return True  # "Backup: 14", "second choice: 14"
+    if ("though" in fold or "but" in fold or "while" in fold) and any(
+            w in fold for w in ("defensib", "arguab", "plausib", "possib", "reasonab", "valid", "acceptab", "correct", "likely")):
+        return True
     if ("some" in fold or "other" in fold or "many" in fold or "several" in fold) and any(
             w in fold for w in ("say", "claim", "suggest", "give", "list", "argue", "think", "believe", "attribut")):
         return True
     if "could" in fold or "might" in fold or "may" in fold:
         return True
-    if "if" in fold and ("would" in fold or "will" in fold or "\\boxed{" in fold):
+    if "if" in fold and ("would" in fold or "will" in fold or "\\boxed{" in fold or "(" in fold or fold.count("if") > 1):
+        return True
+    if "when" in fold and ("when" in fold[fold.find("when") + 4:] or "otherwise" in fold):
         return True
     return any(w in fold for w in ("guess", "answer", "candidate", "choice", "opinion", "possibility")) and any(
         w in fold for w in ("second", "other", "backup", "alternat", "next"))
@@ -984,7 +1000,8 @@ def alternative_offered(answer: str, text: str) -> str | None:
     found = [(m.start(), m.group("v") or m.group("w")) for m in _ALT_BEFORE_RE.finditer(window)] if (
         fold is None or "also" in fold or "equally" in fold) else []
     if fold is None or _after_offer_possible(fold):
-        found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l") if g))
+        found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o")
+                                   if g))
                   for m in _ALT_AFTER_RE.finditer(window)
                   if not m.group("h") or _CLAUSE_START_RE.search(window, 0, m.start())]
     if tail_or is not None:

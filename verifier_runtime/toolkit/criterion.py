@@ -1152,8 +1152,8 @@ def _squash(s: str) -> str:
 _MAX_RESTATEMENT_CHARS = 200
 
 
-_PLAIN_MATH_TOKEN_RE = re.compile(r"[\w.+\-*/^()!\u00d7\u00f7\u00b7\u2212]+")
-_PLAIN_OPERATOR_CHARS = frozenset("+-*/^!\u00d7\u00f7\u00b7\u2212")
+_PLAIN_MATH_TOKEN_RE = re.compile(r"[\w.+\-*/^()!|<>\u00d7\u00f7\u00b7\u2212\u2264\u2265]+")
+_PLAIN_OPERATOR_CHARS = frozenset("+-*/^!<>\u00d7\u00f7\u00b7\u2212\u2264\u2265")
 
 
 def _plain_expressions(question: str) -> list[str]:
@@ -1276,6 +1276,9 @@ def _unlabel(text: str, ref_is_equation: bool, cues: Cues | None, question: str 
         return text, None
     label = parts[0].strip()
     value = parts[-1].strip()
+    if _exact_then_approximation(parts[-2].strip(), value, text, cues, question):
+        # "\\frac{1}{3} \\approx 0.333", "x = \\sqrt{2} \\approx 1.414": the exact value; its decimal restates it
+        return parts[-2].strip(), (label if len(parts) > 2 else None)
     if len(parts) == 2 and strip_label(f"{value} = 0")[0] is not None and strip_label(f"{label} = 0")[0] is None:
         label, value = value, label  # "-3 = x": the value written first
     if len(parts) == 2 and question and _names_question_expression(label, question):
@@ -1291,6 +1294,24 @@ def _unlabel(text: str, ref_is_equation: bool, cues: Cues | None, question: str 
     if not value:
         return text, None
     return value, label
+
+
+def _exact_then_approximation(exact: str, approx: str, text: str, cues: Cues | None, question: str) -> bool:
+    """R4.2: ``exact \\approx approx`` where ``exact`` is a constant written exactly (no decimal
+    point: ``\\frac{1}{3}``, ``2\\sqrt{2}``, ``\\pi``) and ``approx`` its decimal value rounded or
+    cut at its last digit, and the question asks for no decimal (then the approximation is the
+    answer, as before)."""
+    if not _APPROX_RE.search(text) or "." in exact or not approx or "." not in approx:
+        return False
+    if cues is not None and (cues.decimal_places is not None or cues.sig_figs is not None or cues.decimal):
+        return False
+    if parse_number(exact) is not None and parse_number(exact).kind == "integer":
+        return False  # "42 \\approx 42.0": a whole number, nothing exact to prefer
+    if question and any(_squash(exact) == sq or _bounded_in(_squash(exact), sq) for sq in _question_spans(question)):
+        return False  # "\\sin 60^\\circ \\approx 0.866": the question's expression, then its decimal
+    from verifier_runtime.toolkit.commit import _approximates
+
+    return _approximates(exact, approx) is True
 
 
 _MEMBER_RE = re.compile(r"^\s*+([A-Za-z])\s*+(?:\\in|\u2208)\s*+(\\\{.+|\{.+)$", re.DOTALL)
@@ -1870,7 +1891,10 @@ def _magnitudes(a: float, r: float, nr: Number | None, q_from: Quantity | None, 
 
 # ----------------------------------------------------------------------------- text
 # Peers are joined by "and", "or", "&" (a comma alone is more often an apposition: "Paris, France")
-_PEER_SPLIT_RE = re.compile(r"(?<!\s)\s*+(?:,\s*+and\s+|,\s*+or\s+|(?<=\s)and\s+|(?<=\s)or\s+|&)\s*", re.IGNORECASE)
+_PEER_SPLIT_RE = re.compile(r"(?<!\s)\s*+(?:,\s*+and\s+|,\s*+or\s+|(?<=\s)and\s+|(?<=\s)or\s+|&|(?<=\s)\|(?=\s))\s*",
+                            re.IGNORECASE)
+# "Top candidates: 12, 14": a label before a list is no item of it
+_LIST_LABEL_RE = re.compile(r"^[A-Za-z][A-Za-z ]{0,30}:\s++(?=\S)")
 _LIST_COMMA_SPLIT_RE = re.compile(r"(?<!\s)\s*+[,;]\s++")
 _MAX_SHORT_ANSWER_WORDS = 400
 
@@ -2117,6 +2141,9 @@ def _has_peer(answer: str, alias: str, question: str) -> bool:
         text = text[:at] + _REF_TOKEN + text[at + len(alias):]
     if len(text.split()) > 12:
         return False
+    label = _LIST_LABEL_RE.match(text)
+    if label is not None and _REF_TOKEN not in label.group():
+        text = text[label.end():]
     joined = [p for p in _PEER_SPLIT_RE.split(text) if p and p.strip()]
     parts = [q for p in joined for q in _LIST_COMMA_SPLIT_RE.split(p) if q and q.strip()]
     # one comma is an apposition ("Paris, France"); "and"/"or", or three items in a row, make a

@@ -950,9 +950,35 @@ def extract_final_answer(response: str, question: str | None = None) -> Extracte
     if len(text) > RESPONSE_TAIL_CHARS:
         text = text[-RESPONSE_TAIL_CHARS:]
     answer, method, candidates, unclosed_box, end, boxes = _extract(text, reference=False)
+    if method == "last_line" and question and ":" in answer:
+        asked = _asked_label_line(text, question)
+        if asked is not None:
+            answer, candidates = asked, [asked]
     truncated = open_think or _looks_truncated(text, method, unclosed_box)
     tail = text[end : end + TAIL_CHARS] if method not in ("whole", "last_line", "none") else ""
     return _result(answer, method, candidates, truncated, (text, question), tail, boxes, _gaps(text, boxes))
+
+
+_LABEL_LINE_RE = re.compile(r"^[ \t*#>-]*+(?P<label>[A-Za-z][A-Za-z ]{0,24}?)[ \t*]*+[:=][ \t*]*+(?P<value>\S[^\n]{0,60})$")
+_MAX_LABEL_LINES = 6
+
+
+def _asked_label_line(text: str, question: str) -> str | None:
+    """The line the question asks for among labelled lines that end the response ("Remainder:
+    2" above "Quotient: 14" for "What is the remainder ...?"): the only one whose label the
+    question names; ``None`` when none, or more than one, is named."""
+    lines = _nonempty_lines(text.strip(), _MAX_LABEL_LINES)
+    run = []
+    for line in reversed(lines):
+        m = _LABEL_LINE_RE.match(line.strip())
+        if m is None or "=" in m.group("value") or len(m.group("value").split()) > 3:
+            break  # "Speed = 400 m / 50 s = 8 m/s": working, not a labelled result
+        run.append((m.group("label").strip().lower(), clean_answer(line.strip())))
+    if len(run) < 2:
+        return None
+    q = question.lower()
+    named = [ans for label, ans in run if re.search(r"(?<![a-z])" + re.escape(label) + r"(?![a-z])", q)]
+    return named[0] if len(named) == 1 and named[0] != run[0][1] else None
 
 
 @memoize_text()
