@@ -179,3 +179,22 @@ def test_the_asked_labelled_line():
 ])
 def test_exact_value_then_its_approximation(question, ref, response, correct):
     assert judge(question, ref, response).correct is correct
+
+
+@pytest.mark.parametrize("response, correct", [
+    ("It can't be 42.", False),
+    ("It cannot be 43; it is 42.", True),
+    ("42? I doubt it.", False),
+    ("Answer: 42 or thereabouts", True),
+    ("Answer: 42 or 43", False),
+    ("\\boxed{42}\n\nNote: if the last term is excluded, the sum is 40.", False),
+    ("\\boxed{42}\n\nNote: if we pair the terms, the sum is 42 as well.", True),
+])
+def test_doubt_cannot_and_conditions_after_the_answer(response, correct):
+    assert judge("Compute the sum.", "42", response).correct is correct
+
+
+def test_sequences_keep_their_case_only_under_a_sequence_question():
+    assert judge("Give the mRNA sequence.", "AUGC", "augc").correct is False
+    assert judge("Give the mRNA sequence.", "AUGC", "AUGC").correct is True
+    assert judge("What animal chases mice?", "CAT", "cat").correct is True

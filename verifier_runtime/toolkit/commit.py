@@ -253,7 +253,8 @@ def _apply_corrections(answer: str | None, text: str) -> tuple[str | None, list[
 # ---------------------------------------------------------------- negations
 _NEGATED_RE = re.compile(
     r"^(?:(?:the\s+(?:final\s+|correct\s+)?answer|it|this|that)\s*)?(?:(?:is|'s|was)\s+(?:(?:certainly|definitely|surely|clearly)\s+)?not|"
-    r"isn'?t|wasn'?t|is\s+never|not|never|certainly\s+not|definitely\s+not|neither)\s+(?P<v>.+)$",
+    r"isn'?t|wasn'?t|is\s+never|not|never|certainly\s+not|definitely\s+not|neither|"
+    r"(?:can'?t|cannot|can\s+not|could\s*n'?t|could\s+not|must\s*n'?t|must\s+not)\s+be)\s+(?P<v>.+)$",
     re.IGNORECASE,
 )
 # "The precipitate is not NaCl": a short subject, then the negated value (short, one clause)
@@ -263,6 +264,7 @@ _SUBJECT_NEGATED_RE = re.compile(
     re.IGNORECASE,
 )
 _MAX_NEGATED_WORDS = 4
+_DOUBTED_PRONOUNS = frozenset({"it", "that", "this", "so", "it though", "that though"})
 # "Paris is incorrect; it is Lyon", "43 would be wrong. 42.", "I doubt it is Paris": a value put forward to be rejected
 _REJECTED_RE = re.compile(
     r"^(?!(?:(?:so|thus|hence|therefore),?\s+)?(?:the\s+)?(?:claim|statement|assertion|proposition|conjecture|premise|"
@@ -281,7 +283,7 @@ _AFFIRM_LEAD_RE = re.compile(
     re.IGNORECASE,
 )
 # a full stop ends a clause, but not an initial before a lower-case word ("not A. tennyson")
-_CLAUSE_SPLIT_RE = re.compile(r"(?<!\s)\s*+(?:;|\.\s++(?!(?-i:[a-z]))|(?<!(?<!(?-i:[A-Za-z]))(?-i:[A-Z]))\.\s++|,?\s*+(?<=\s)but\s+|(?<=\s)[\u2014\u2013]\s+|\u2014|,\s++(?=not\b|it\b|it'?s\b|but\b|so\b|thus\b|hence\b|therefore\b))\s*",
+_CLAUSE_SPLIT_RE = re.compile(r"(?<!\s)\s*+(?:;|\?\s++(?=(?-i:[A-Z]))|\.\s++(?!(?-i:[a-z]))|(?<!(?<!(?-i:[A-Za-z]))(?-i:[A-Z]))\.\s++|,?\s*+(?<=\s)but\s+|(?<=\s)[\u2014\u2013]\s+|\u2014|,\s++(?=not\b|it\b|it'?s\b|but\b|so\b|thus\b|hence\b|therefore\b))\s*",
                               re.IGNORECASE)
 _NOR_RE = re.compile(r"(?<!\s)\s++nor\s+", re.IGNORECASE)
 _MAX_NEGATION_WORDS = 40
@@ -311,6 +313,10 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
             r = _REJECTED_RE.match(clause.strip())
             if r is not None:
                 value = clean_answer(r.group("v") or r.group("d") or "")
+                if r.group("d") and value.lower() in _DOUBTED_PRONOUNS:
+                    if affirmed:  # "42? I doubt it.": the value just put forward is doubted
+                        negated.append(affirmed.pop())
+                    continue
                 if value:
                     (negated if r.group("d") else rejected).append(value)
                 continue
@@ -828,6 +834,8 @@ def _commitment(ex: Extracted) -> Commitment:
         else:
             if "hether" in answer:
                 answer = _without_whether_clause(answer)
+            if " or " in answer:
+                answer = _OR_SO_RE.sub("", answer)  # "42 or thereabouts": an approximation, no second candidate
             items, joiner, hedged = split_candidates(answer, keep_repeats=True)
         candidates = _distinct(items)
         if len(candidates) == 1 and not reason and not listed:
@@ -932,6 +940,10 @@ _ALT_AFTER_RE = re.compile(
     # "12. (If the question meant inclusive, 14.)": another value under a condition, in parentheses
     r"|\(\s*+if\b[^().\n]{0,80}?,\s*+(?:then\s+)?(?:(?:it'?s|it\s+is|the\s+answer\s+is|it\s+would\s+be)\s+)?(?P<m>"
     + _ALT_VALUE + r")\s*+[.!]?\s*+\)"
+    # "Note: if the last term is excluded, the sum is 40.": another value under a condition
+    r"|\bif\b[^.\n]{0,80}?,\s*+(?:then\s+)?(?:the\s+(?:[a-z]+\s+){0,2}?(?:sum|total|answer|result|value|count|number|"
+    r"product|difference|area|length|probability|remainder)|it)\s+(?:is|would\s+be|becomes|will\s+be)\s+(?P<p>"
+    + _ALT_VALUE + r")(?=\s*+(?:[.!?;,)]|$))"
     # "12 if n is even, and 14 if n is odd": a value for each case
     r"|\b(?:if|when)\b[^.;\n]{1,60}?[,;]\s*+(?:(?:and|or|but|while)\s+)?(?P<o>" + _ALT_VALUE + r")\s+(?:if|when|otherwise)\b"
     # "12 (though 14 is defensible)": a second value conceded
@@ -979,7 +991,8 @@ def _after_offer_possible(fold: str) -> bool:
         return True
     if "could" in fold or "might" in fold or "may" in fold:
         return True
-    if "if" in fold and ("would" in fold or "will" in fold or "\\boxed{" in fold or "(" in fold or fold.count("if") > 1):
+    if "if" in fold and ("would" in fold or "will" in fold or "\\boxed{" in fold or "(" in fold or "," in fold
+                         or fold.count("if") > 1):
         return True
     if "when" in fold and ("when" in fold[fold.find("when") + 4:] or "otherwise" in fold):
         return True
@@ -1000,7 +1013,7 @@ def alternative_offered(answer: str, text: str) -> str | None:
     found = [(m.start(), m.group("v") or m.group("w")) for m in _ALT_BEFORE_RE.finditer(window)] if (
         fold is None or "also" in fold or "equally" in fold) else []
     if fold is None or _after_offer_possible(fold):
-        found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o")
+        found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p")
                                    if g))
                   for m in _ALT_AFTER_RE.finditer(window)
                   if not m.group("h") or _CLAUSE_START_RE.search(window, 0, m.start())]
@@ -1018,6 +1031,9 @@ def alternative_offered(answer: str, text: str) -> str | None:
 # "Whether n is 5 or 8, the remainder is 2": the cases of a condition, then the one answer for all
 _WHETHER_RE = re.compile(r"^\W*+(?:regardless\s+of\s+|no\s+matter\s+)?whether\b[^,;.\n]{1,120}?\bor\b[^,;.\n]{1,80},\s*+"
                          r"(?=\S)", re.IGNORECASE)
+
+
+_OR_SO_RE = re.compile(r"(?<=\S)\s++or\s+(?:thereabouts|so)(?=\s*+[.!]?\s*+$)", re.IGNORECASE)
 
 
 def _without_whether_clause(answer: str) -> str:

@@ -175,6 +175,8 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
                 return bad[0]
         if ref and _case_carrying(ref) and text_match(a, ref) and _flat(ref) not in _flat(a):
             return "differ:case"
+        if ref and _sequence_case_differs(a, ref, x.question or ""):
+            return "differ:case"
         return None
     except (ValueError, TypeError, AttributeError, ArithmeticError, RecursionError, IndexError):
         return "guard:error"
@@ -1941,6 +1943,12 @@ def _name_lists(answer: str, ref: str, cues: Cues | None) -> Judgment | None:
     return Judgment(False, "differ:missing_element" if set(got) < set(want) else "differ:set")
 
 
+def _copied_question(answer: str, question: str) -> bool:
+    """R2.6: the answer is a verbatim stretch of the question, most of it (spaces aside)."""
+    a, q = _squash(answer), _squash(question)
+    return len(a) >= 0.8 * len(q) and a in q
+
+
 def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
     """R6.4 (and R6.1 for case): normalised text, aliases, the reference phrase in a short answer."""
     ia, ir = parse_identifier(answer), parse_identifier(ref)
@@ -1949,6 +1957,8 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
             return Judgment(True, "equal:identifier")
         if ia.text != ir.text and ia.text.casefold() == ir.text.casefold() and any(ch.isalpha() for ch in ia.text):
             return Judgment(False, "differ:case")  # C1CCCCC1 is not c1ccccc1; Co is not CO
+    if _sequence_case_differs(answer, ref, x.question if x is not None else ""):
+        return Judgment(False, "differ:case")  # "atgc" for the strand ATGC: the letters are residues
     if date_conflicts(answer, ref):
         return Judgment(False, "differ:date")  # "July 10, 1979" for 21 July 1979, whatever year they share
     aliases = reference_aliases(ref, x.question if x is not None else "")
@@ -1985,6 +1995,8 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 return Judgment(False, "hedge:alternatives")  # "A) 42 B) 43": candidates labelled like options
             if _range_around(answer, alias):
                 return Judgment(False, "hedge:range")  # "It is 42 to 43 m long." for 42
+            if question and len(answer) >= 20 and _copied_question(answer, question):
+                return Judgment(False, "invalid:echo")  # the question copied: its matrix is no answer
             stated = _stated_in(answer, alias)
             if stated is not None:
                 return Judgment(stated, "equal:reference_in_answer" if stated else "differ:reference_not_committed")
@@ -2012,6 +2024,20 @@ def _flat(s: str) -> str:
 
 def _strip_case(s: str) -> str:
     return re.sub(r"[\s$*_`]|\\text\{|\\mathrm\{|[{}]", "", s).rstrip(".")
+
+
+_SEQUENCE_QUESTION_RE = re.compile(r"\b(?:dna|rna|mrna|sequences?|strands?|codons?|anticodons?|nucleotides?|bases|"
+                                   r"peptides?|polypeptides?|proteins?|amino\s+acids?|residues?|primers?)\b", re.IGNORECASE)
+_SEQUENCE_RE = re.compile(r"^[ACDEFGHIKLMNPQRSTUVWY]{2,200}$")  # nucleotide and amino-acid one-letter codes
+
+
+def _sequence_case_differs(answer: str, ref: str, question: str) -> bool:
+    """R6.1: a sequence of one-letter residue codes (``ATGC``, ``MKV``), under a question about
+    sequences, written in another case."""
+    a, r = answer.strip().rstrip("."), ref.strip().rstrip(".")
+    if len(r) < 2 or a == r or a.casefold() != r.casefold() or not _SEQUENCE_RE.match(r):
+        return False
+    return bool(question) and bool(_SEQUENCE_QUESTION_RE.search(question))
 
 
 def _case_carrying(s: str) -> bool:
