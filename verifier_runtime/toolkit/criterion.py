@@ -660,6 +660,9 @@ def _judge(x: Any) -> Judgment:
     info = x.answer_info
     c: Commitment | None = x.commitment
     if c is None or c.answer is None:
+        excluded = _excluded_points_answer(x, c, info)
+        if excluded is not None:
+            return excluded
         return Judgment(False, _no_answer_reason(x, c, info))
     cues = x.cues
     # options matter only where a letter is in play (the reference or the answer names one)
@@ -1941,6 +1944,21 @@ def _name_lists(answer: str, ref: str, cues: Cues | None) -> Judgment | None:
             return Judgment(False, "differ:order")
         return Judgment(True, "equal:set")
     return Judgment(False, "differ:missing_element" if set(got) < set(want) else "differ:set")
+
+
+def _excluded_points_answer(x: Any, c: Commitment | None, info: Any) -> Judgment | None:
+    """R4.4: ``x \\neq 0`` answers a set question (a domain) as the reals without the point; it
+    negates a value only where the reference is one value (R2.5)."""
+    if c is None or c.reason != "negation:only_negated" or info is None or not info.answer:
+        return None
+    pr = x.parsed_ref
+    if pr is None or pr.kind != "interval":
+        return None
+    got = parse_interval_set(info.answer)
+    if got is None:
+        return None
+    same = interval_sets_equal(got, pr.value)
+    return Judgment(bool(same), "equal:interval" if same else "differ:interval")
 
 
 def _copied_question(answer: str, question: str) -> bool:
