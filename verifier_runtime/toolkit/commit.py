@@ -948,7 +948,7 @@ _ALT_AFTER_RE = re.compile(
     r"|\b(?:if|when)\b[^.;\n]{1,60}?[,;]\s*+(?:(?:and|or|but|while)\s+)?(?P<o>" + _ALT_VALUE + r")\s+(?:if|when|otherwise)\b"
     # "12 (though 14 is defensible)": a second value conceded
     r"|\b(?:though|although|but|while)\s+(?P<n>" + _ALT_VALUE + r")\s+(?:is|would\s+be|seems|looks)\s+(?:also\s+)?"
-    r"(?:(?:quite|very|equally)\s+)?(?:defensible|arguable|plausible|possible|reasonable|valid|acceptable|correct|likely)\b"
+    r"(?:(?:quite|very|equally)\s+)?(?:defensible|arguable|plausible|possible|reasonable|acceptable)\b"
     # "42, unless it's 43": the other value under a condition
     r"|\bunless\s+(?:it'?s|it\s+is|the\s+answer\s+is|it\s+turns\s+out\s+to\s+be)\s+(?P<i>" + _ALT_VALUE + r")"
     # "...; it might be 48.": a second value put as a possibility, ending its sentence
@@ -961,7 +961,7 @@ _CLAUSE_START_RE = re.compile(r"(?:^|[.;:,!?])\s*+$")  # "...; it might be 48.":
 _ALT_WINDOW = 300
 _ALT_WORDS = ("also", "equally", "alternat", "otherwise", "could", "might", "may", "if", "guess", "case", "second",
               "backup", "other", "unless", "opinion", "possib", "some", "many", "several", "fallback", "runner",
-              "though", "but", "while")  # one in every offer
+              "defensib", "arguab", "plausib", "reasonab", "acceptab")  # one in every offer
 
 
 def _has_alt_word(low: str) -> bool:
@@ -984,15 +984,15 @@ def _after_offer_possible(fold: str) -> bool:
     if "backup" in fold or "fallback" in fold or "runner" in fold or "choice" in fold:
         return True  # "Backup: 14", "second choice: 14"
     if ("though" in fold or "but" in fold or "while" in fold) and any(
-            w in fold for w in ("defensib", "arguab", "plausib", "possib", "reasonab", "valid", "acceptab", "correct", "likely")):
+            w in fold for w in ("defensib", "arguab", "plausib", "possib", "reasonab", "acceptab")):
         return True
     if ("some" in fold or "other" in fold or "many" in fold or "several" in fold) and any(
             w in fold for w in ("say", "claim", "suggest", "give", "list", "argue", "think", "believe", "attribut")):
         return True
     if "could" in fold or "might" in fold or "may" in fold:
         return True
-    if "if" in fold and ("would" in fold or "will" in fold or "\\boxed{" in fold or "(" in fold or "," in fold
-                         or fold.count("if") > 1):
+    if "if" in fold and ("would" in fold or "will" in fold or "\\boxed{" in fold or "(" in fold or fold.count("if") > 1
+                         or ("," in fold and (" is " in fold or "becomes" in fold))):
         return True
     if "when" in fold and ("when" in fold[fold.find("when") + 4:] or "otherwise" in fold):
         return True
