@@ -198,3 +198,40 @@ def test_sequences_keep_their_case_only_under_a_sequence_question():
     assert judge("Give the mRNA sequence.", "AUGC", "augc").correct is False
     assert judge("Give the mRNA sequence.", "AUGC", "AUGC").correct is True
     assert judge("What animal chases mice?", "CAT", "cat").correct is True
+
+
+@pytest.mark.parametrize("text, value", [
+    ("\\frac{1}{2}", 0.5), ("-3", -3.0), ("2\\sqrt{2}", 2 * 2 ** 0.5), ("x + 1", None), ("2 + 3i", None), ("[0, 1]", None),
+])
+def test_real_value_of_numbers_and_constants_only(text, value):
+    from verifier_runtime.toolkit.compare import real_value
+
+    got = real_value(parse_answer(text))
+    assert (got is None) if value is None else (got is not None and abs(got - value) < 1e-12)
+
+
+@pytest.mark.parametrize("value, approx, expected", [
+    ("\\frac{1}{3}", "0.333", True), ("\\frac{2}{3}", "0.666", True), ("\\frac{2}{3}", "0.667", True),
+    ("\\frac{1}{3}", "0.34", False), ("42", "42", True), ("42", "43", False),
+    ("\\sqrt{2} \\times 10^{4}", "1.41 \\times 10^{4}", True),  # sig figs of the approximation, as a reference's
+    ("\\sqrt{2} \\times 10^{4}", "1.45 \\times 10^{4}", False), ("Paris", "0.5", None),
+])
+def test_an_approximation_is_rounded_or_cut_at_its_last_digit(value, approx, expected):
+    from verifier_runtime.toolkit.commit import _approximates
+
+    assert _approximates(value, approx) is expected
+
+
+@pytest.mark.parametrize("answer, reason", [
+    ("$x \\ne 3$", "negation:only_negated"), ("x != 3", "negation:only_negated"),
+    ("x_1 \\neq 3", "negation:only_negated"), ("x \\notin \\{1, 2\\}", "negation:only_negated"),
+])
+def test_one_not_equal_pattern_negates_a_value(answer, reason):
+    c = final_commitment(f"The answer is {answer}.")
+    assert c.answer is None and c.reason == reason
+
+
+def test_one_not_equal_pattern_reads_a_set_without_a_point():
+    assert interval_sets_equal(parse_interval_set("x \\neq 2"), parse_interval_set("(-\\infty, 2) \\cup (2, \\infty)"))
+    assert parse_interval_set("x \\notin \\{1, 2\\}") is None  # several points: not this reading
+    assert parse_interval_set("x \\neq 1, 2") is None

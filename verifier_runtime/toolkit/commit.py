@@ -36,7 +36,7 @@ from verifier_runtime.toolkit.extract import (
     extract_final_answer,
     find_boxed,
 )
-from verifier_runtime.toolkit.text import CaseFolded, fold_in_place, marker_matches
+from verifier_runtime.toolkit.text import NOT_EQUAL_RE, CaseFolded, fold_in_place, marker_matches
 
 __all__ = ["Commitment", "commitment_of", "final_commitment", "final_statement", "option_marker", "split_candidates",
            "strip_label"]
@@ -274,9 +274,6 @@ _REJECTED_RE = re.compile(
     r"|^i\s+doubt\s+(?:that\s+)?(?:it'?s\s+|it\s+is\s+|the\s+answer\s+is\s+)?(?P<d>.+)$",
     re.IGNORECASE,
 )
-# x \neq 3, x != 3, x ≠ 3: the answer only excludes a value
-_NOT_EQUAL_RE = re.compile(r"^\s*+\$?\s*+[A-Za-z](?:_\{?\w{1,3}\}?)?\s*(?:\\neq?|\\ne\b|!=|\u2260|\\notin\b|\u2209)"
-                           r"\s*(?P<v>[^$]+?)\s*\$?\s*$")  # also "x \notin \{1, 2\}"
 _AFFIRM_LEAD_RE = re.compile(
     r"^(?:but\s+|rather\s+|instead\s+|so\s+|thus\s+|hence\s+|therefore\s+)?(?:(?:the\s+(?:final\s+|correct\s+)?answer|it|this|that)\s*"
     r"(?:is|'s|was|must\s+be|should\s+be)\s+|it'?s\s+)?",
@@ -293,7 +290,7 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
     """(the affirmed answer, the negated values, reason) of a short final answer."""
     low = answer.lower()
     if "\\n" in answer or "!=" in answer or "\u2260" in answer or "\u2209" in answer:
-        m = _NOT_EQUAL_RE.match(answer)
+        m = NOT_EQUAL_RE.match(answer)
         if m:
             return None, [clean_answer(m.group("v"))], "negation:only_negated"
     if ("not" not in low and "n't" not in low and "never" not in low and "neither" not in low and "wrong" not in low
@@ -529,8 +526,13 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
     "or" ("Fe or Cu", "either Paris or Lyon") and at ``A/B`` between two short words.
     Brackets keep their content together: ``(1, 5)`` and ``\\{2, 9\\}`` are one candidate.
     Repeated values are dropped unless ``keep_repeats`` (a reference ``C, C, B`` is a sequence).
+    A leading "whether A or B," clause and a closing "or so" / "or thereabouts" offer no candidate.
     """
     text = answer.strip()
+    if "hether" in text:
+        text = _without_whether_clause(text)  # "whether n is 5 or 8, ...": the cases of a condition
+    if " or " in text:
+        text = _OR_SO_RE.sub("", text)  # "42 or thereabouts": an approximation, no second candidate
     if not text:
         return (), "single", False
     if "?" in text:
@@ -832,10 +834,6 @@ def _commitment(ex: Extracted) -> Commitment:
         if listed:
             items, joiner, hedged, text = listed, "and", False, ", ".join(listed)
         else:
-            if "hether" in answer:
-                answer = _without_whether_clause(answer)
-            if " or " in answer:
-                answer = _OR_SO_RE.sub("", answer)  # "42 or thereabouts": an approximation, no second candidate
             items, joiner, hedged = split_candidates(answer, keep_repeats=True)
         candidates = _distinct(items)
         if len(candidates) == 1 and not reason and not listed:
@@ -1080,47 +1078,30 @@ def restated_other_value(answer: str) -> tuple[str, str] | None:
     return (lead, restated) if agree is False else None
 
 
-def _numeric_of(text: str) -> float | None:
-    """The real value of a number or constant expression written in ``text``, or ``None``."""
-    from verifier_runtime.toolkit.compare import parse_answer
-    from verifier_runtime.toolkit.latex.numeric import numeric_value
-
-    a = parse_answer(text)
-    if a is None:
-        return None
-    if a.kind == "number":
-        return float(a.value.value)
-    if a.kind != "expression":
-        return None
-    v = numeric_value(a.value)
-    try:
-        return None if v is None or getattr(v, "imag", 0) != 0 else float(v.real)
-    except (TypeError, ValueError, OverflowError):
-        return None
-
-
 def _approximates(value: str, approx: str) -> bool | None:
     """Whether the written number ``approx`` is ``value`` rounded or cut at its last digit;
     ``None`` where either is no number this can evaluate."""
     from fractions import Fraction
 
+    from verifier_runtime.toolkit.compare import parse_answer, real_value
     from verifier_runtime.toolkit.numbers import parse_number
 
     n = parse_number(approx)
-    v = _numeric_of(value) if n is not None else None
+    v = real_value(parse_answer(value)) if n is not None else None
     if n is None or v is None:
         return None
+    from verifier_runtime.toolkit.criterion import reference_tolerance
+
     target = n.value
-    if n.decimals:
-        unit = Fraction(1, 10**n.decimals)
-    elif v == int(v):
-        return Fraction(int(v)) == target  # an integer restated by an integer: the same one
-    else:
-        unit = Fraction(1)
+    half = reference_tolerance(n)  # half a unit of the last written digit, as for a reference
+    if half == 0:
+        if v == int(v):
+            return Fraction(int(v)) == target  # an integer restated by an integer: the same one
+        half = Fraction(1, 2)
     diff = abs(Fraction(v) - target)
-    if diff <= unit / 2 * Fraction(1001, 1000):
+    if diff <= half * Fraction(1001, 1000):
         return True  # rounded
-    return diff < unit and abs(target) <= abs(Fraction(v))  # cut at its last digit
+    return diff < 2 * half and abs(target) <= abs(Fraction(v))  # cut at its last digit
 
 
 # ---------------------------------------------------------------- several options listed

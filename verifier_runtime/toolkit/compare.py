@@ -25,6 +25,7 @@ from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.latex import (
     equations_equal,
     expressions_equal,
+    numeric_value,
     parse_equation,
     parse_expression,
     values_equal,
@@ -75,6 +76,7 @@ __all__ = [
     "Ratio",
     "parse_ratio",
     "ratios_equal",
+    "real_value",
 ]
 
 ANSWER_KINDS = ("number", "quantity", "expression", "equation", "interval", "set", "tuple", "matrix", "ratio", "text")
@@ -425,6 +427,24 @@ def _same_kind(a: Answer, b: Answer, rel_tol: float, abs_tol: float) -> Comparis
             return Comparison(True, k, "text:exact")
         return Comparison(None, k, "text:differ")
     return Comparison(None, k, "undecidable")
+
+
+def real_value(a: Answer | None) -> float | None:
+    """The real value of a parsed number or constant expression, or ``None`` (another kind, a
+    free symbol, a complex value, a value this cannot evaluate)."""
+    if a is None:
+        return None
+    if a.kind == "number":
+        return float(a.value.value)
+    if a.kind != "expression":
+        return None
+    v = numeric_value(a.value)
+    if v is None or getattr(v, "imag", 0) != 0:
+        return None
+    try:
+        return float(v.real)
+    except (TypeError, ValueError, OverflowError):
+        return None
 
 
 def answers_equivalent(a: str, b: str, *, rel_tol: float = 0.0, abs_tol: float = 0.0) -> Comparison:

@@ -33,11 +33,10 @@ from verifier_runtime.toolkit.commit import (
     split_candidates,
     strip_label,
 )
-from verifier_runtime.toolkit.compare import Answer, compare_answers, parse_answer
+from verifier_runtime.toolkit.compare import Answer, compare_answers, parse_answer, real_value
 from verifier_runtime.toolkit.cues import QUANTITY_SYMBOL, Cues, quantity_symbol
 from verifier_runtime.toolkit.extract import clean_answer
 from verifier_runtime.toolkit.forms import form_violations
-from verifier_runtime.toolkit.latex.numeric import numeric_value
 from verifier_runtime.toolkit.latex.tokens import GREEK_NAMES
 from verifier_runtime.toolkit.numbers import (
     SCALE_WORD_PATTERN,
@@ -1705,8 +1704,8 @@ def _number_expression(pa: Answer, pr: Answer, cues: Cues | None) -> Judgment | 
         if _identity_of_number(ea if ea is not None else er, pr if ea is not None else pa):
             return Judgment(True, "equal:expression")  # sin^2 x + cos^2 x for 1: the same value everywhere
         return Judgment(False, "differ:expression")
-    va = _numeric(pa)
-    vr = _numeric(pr)
+    va = real_value(pa)
+    vr = real_value(pr)
     if va is None or vr is None:
         comp = compare_answers(pa, pr)
         if comp.equal is None:
@@ -1759,18 +1758,6 @@ def _constant(e: Any) -> bool:
         return False
 
 
-def _numeric(a: Answer) -> float | None:
-    if a.kind == "number":
-        return float(a.value.value)
-    v = numeric_value(a.value)
-    if v is None or getattr(v, "imag", 0) != 0:
-        return None
-    try:
-        return float(v.real)
-    except (TypeError, ValueError, OverflowError):
-        return None
-
-
 # ----------------------------------------------------------------------------- quantities
 def _quantities(pa: Answer, pr: Answer, cues: Cues | None, x: Any) -> Judgment | None:
     requested = cues.unit if cues is not None else None
@@ -1794,7 +1781,7 @@ def _quantities(pa: Answer, pr: Answer, cues: Cues | None, x: Any) -> Judgment |
     if qr is not None and pa.kind == "expression" and qr.is_angle:
         # R4.1: an exact radian measure (a multiple of pi) is the same angle in degrees (pi/3 = 60 degrees);
         # another bare value is read in the reference's unit (R5.2)
-        va = _numeric(pa)
+        va = real_value(pa)
         if va is None:
             return None
         target = convert(qr, "radian") if _has_pi(pa.value) else qr
@@ -1818,7 +1805,7 @@ def _quantities(pa: Answer, pr: Answer, cues: Cues | None, x: Any) -> Judgment |
             return j if j.correct else Judgment(False, "differ:unit" if j.reason == "differ:number" else j.reason)
         return None
     if qa is not None and pr.kind == "expression" and qa.is_angle:
-        vr = _numeric(pr)
+        vr = real_value(pr)
         rad = convert(qa, "radian")
         if vr is None or rad is None:
             return None

@@ -25,6 +25,7 @@ from verifier_runtime.toolkit.latex import (
 )
 from verifier_runtime.toolkit.latex.convert import _sympy
 from verifier_runtime.toolkit.numbers import Number, numbers_close, parse_number, strip_math_delimiters
+from verifier_runtime.toolkit.text import NOT_EQUAL_RE
 
 # Patterns of the parsing hot path, compiled once (re's own cache lookup costs per call).
 _SIZING_CMD_RE = re.compile(r"\\(?:left|right|bigl|bigr|Bigl|Bigr|big|Big)(?![A-Za-z])")
@@ -508,17 +509,21 @@ def parse_interval_set(s: object) -> IntervalSet | None:
 # "\\mathbb{R} \\setminus \\{0, 1\\}", "x \\neq 2": the reals (or an interval) without finitely many points
 _SETMINUS_RE = re.compile(r"(?<!\s)\s*+(?:\\setminus|\\smallsetminus|\\backslash)(?![A-Za-z])\s*+"
                           r"\\\{(?P<points>[^{}]{1,200})\\\}$")
-_NOT_EQUAL_RE = re.compile(r"^[A-Za-z]\s*+(?:\\neq?(?![A-Za-z])|\u2260|!=)\s*+(?P<v>[^\s,;][^,;]{0,30})$")
 # "|x| \\ge 1", "|x - 2| < 3": a bound on an absolute value, as intervals
 _ABS_RE = re.compile(r"^(?:\\left)?\|\s*+[A-Za-z]\s*+(?:(?P<sign>[-+])\s*+(?P<c>\d[\d.]*+))?\s*+(?:\\right)?\|\s*+"
                      r"(?P<op>\\leq?(?![A-Za-z])|\\geq?(?![A-Za-z])|<=|>=|[<>\u2264\u2265]|\\lt(?![A-Za-z])|\\gt(?![A-Za-z]))"
                      r"\s*+(?P<a>\d[\d.]*+)$")
 
 
+_MAX_POINT_CHARS = 31
+
+
 def _excluded_points(t: str) -> list[Interval] | None:
     """The intervals of a set with finitely many points removed, or ``None``."""
-    m = _NOT_EQUAL_RE.match(t)
-    if m is not None:
+    m = NOT_EQUAL_RE.match(t)
+    if m is not None and not m.group("op").endswith(("notin", "\u2209")):  # "x \\notin \\{1, 2\\}": not one point
+        if len(m.group("v")) > _MAX_POINT_CHARS or "," in m.group("v") or ";" in m.group("v"):
+            return None
         base, points = [Interval(-_sympy().oo, _sympy().oo, False, False)], [m.group("v")]
     else:
         m = _SETMINUS_RE.search(t)
@@ -548,9 +553,8 @@ def _without_point(parts: list[Interval], n: Number) -> list[Interval] | None:
         if v < lo or v > hi or (v == lo and not p.lo_closed) or (v == hi and not p.hi_closed):
             out.append(p)
             continue
-        if v > lo or (v == lo and lo == hi):
-            if v > lo:
-                out.append(Interval(p.lo, n, p.lo_closed, False))
+        if v > lo:  # the point splits the part (a part that is the point alone goes)
+            out.append(Interval(p.lo, n, p.lo_closed, False))
         if v < hi:
             out.append(Interval(n, p.hi, False, p.hi_closed))
     return out
@@ -575,9 +579,12 @@ def _absolute_bound(t: str) -> list[Interval] | None:
 
 
 def _as_number(v: Any) -> Number:
-    out = parse_number(str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}")
-    assert out is not None
-    return out
+    """An exact endpoint computed from written numbers (``2 - 3``), as a number (an integer keeps
+    the precision an integer written so has)."""
+    if v.denominator != 1:
+        return Number(v, f"{v.numerator}/{v.denominator}", "fraction")
+    digits = str(abs(v.numerator))
+    return Number(v, str(v.numerator), "integer", 0, max(1, len(digits.rstrip("0"))))
 
 
 def _normalise(parts: list[Interval]) -> tuple[Interval, ...]:

@@ -26,6 +26,11 @@ _TEXT_WRAPPERS = ("text", "textbf", "textit", "textrm", "texttt", "mathrm", "mat
 _WRAPPER_RE = re.compile(r"\\(?:" + "|".join(_TEXT_WRAPPERS) + r")\s*\{([^{}]*)\}")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _ARTICLE_RE = re.compile(r"^(?:a|an|the)\s+")
+# "x \\neq 3", "x != 3", "x \u2260 3", "x \\notin \\{1, 2\\}": a variable and what it excludes (one pattern for
+# the negation reading of commitment and the set reading of structures)
+NOT_EQUAL_RE = re.compile(r"^\s*+\$?\s*+[A-Za-z](?:_\{?\w{1,3}\}?)?\s*+"
+                          r"(?P<op>\\neq?(?![A-Za-z])|\\notin(?![A-Za-z])|!=|\u2260|\u2209)"
+                          r"\s*+(?P<v>[^$]+?)\s*+\$?\s*+$")
 # Punctuation removed from both ends by normalize_text (see docs/toolkit-extraction.md).
 _END_PUNCT = ".,;:!?\"'`*_~\u201c\u201d\u2018\u2019\u00ab\u00bb"
 _LEAD_PUNCT = ",;:\"'`*_~\u201c\u201d\u2018\u2019\u00ab\u00bb"
