@@ -4,6 +4,8 @@ words, sets without points and absolute-value bounds, momentum and mass units in
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from verifier_runtime.toolkit.commit import final_commitment, restated_other_value
@@ -80,7 +82,7 @@ def test_turn_words_after_a_reported_belief():
 
 
 @pytest.mark.parametrize("text, value", [
-    ("a dozen", 12), ("two dozen", 24), ("half a dozen", 6), ("one dozen", 12), ("dozen", None), ("half", None),
+    ("a dozen", 12), ("two dozen", 24), ("half a dozen", 6), ("one dozen", 12), ("dozen", None), ("half", Fraction(1, 2)), ("dozen half", None),
 ])
 def test_dozens_in_words(text, value):
     n = parse_number_words(text)
@@ -235,3 +237,72 @@ def test_one_not_equal_pattern_reads_a_set_without_a_point():
     assert interval_sets_equal(parse_interval_set("x \\neq 2"), parse_interval_set("(-\\infty, 2) \\cup (2, \\infty)"))
     assert parse_interval_set("x \\notin \\{1, 2\\}") is None  # several points: not this reading
     assert parse_interval_set("x \\neq 1, 2") is None
+
+
+@pytest.mark.parametrize("text, value", [
+    ("3rd", 3), ("21st", 21), ("11th", 11), ("112th", 112), ("third", 3), ("twenty-first", 21), ("Second.", 2),
+    ("one hundred and third", 103), ("3^{\\text{rd}}", 3), ("3th", None), ("12nd", None), ("three first", None),
+    ("twenty", None), ("3", None),
+])
+def test_ordinals_in_words_and_numerals(text, value):
+    from verifier_runtime.toolkit.numbers import parse_ordinal
+
+    assert parse_ordinal(text) == value
+
+
+def test_ordinals_stated_in_a_sentence_but_not_fractions():
+    from verifier_runtime.toolkit.numbers import ordinals_in
+
+    assert ordinals_in("She finished third.") == [3]
+    assert ordinals_in("He came 2nd, she came 3rd.") == [2, 3]
+    assert ordinals_in("one third of it") == [] and ordinals_in("a fifth") == []
+
+
+@pytest.mark.parametrize("text, value", [
+    ("minus 3", -3), ("Negative 2.5", -2.5), ("minus 1/2", -0.5), ("half", 0.5), ("Half.", 0.5),
+    ("0.3 recurring", 1 / 3), ("0.66 repeating", 2 / 3), ("2.5 Recurring", 23 / 9),
+    ("minus -3", None), ("minus x", None), ("0.16 recurring", None),
+])
+def test_signs_in_words_half_and_recurring_digits(text, value):
+    from verifier_runtime.toolkit.numbers import parse_number
+
+    n = parse_number(text)
+    assert (n is None) if value is None else (n is not None and abs(float(n.value) - value) < 1e-12)
+
+
+@pytest.mark.parametrize("response, answer", [
+    ("The answer is 0.1666....", "0.1666..."), ("$0.333...$", "0.333..."),
+    ("The answer is 3.14159...", "3.14159"), ("The answer is 12...", "12"),  # no repeating block: sentence dots
+])
+def test_extraction_keeps_the_dots_of_a_repeating_decimal(response, answer):
+    assert extract_final_answer(response).answer == answer
+
+
+@pytest.mark.parametrize("text, equal_to", [
+    ("all real numbers except 2", "(-\\infty, 2) \\cup (2, \\infty)"),
+    ("All real numbers except $x = -1$ and $x = 1$.", "(-\\infty, -1) \\cup (-1, 1) \\cup (1, \\infty)"),
+    ("all real x with $x \\ne 2$", "(-\\infty, 2) \\cup (2, \\infty)"),
+    ("all real numbers y such that y > 3", "(3, \\infty)"),
+    ("$x \\in \\mathbb{R}, x \\neq 2$", "(-\\infty, 2) \\cup (2, \\infty)"),
+])
+def test_the_reals_under_an_exception_or_condition(text, equal_to):
+    assert interval_sets_equal(parse_interval_set(text), parse_interval_set(equal_to))
+
+
+def test_a_condition_on_another_variable_or_no_point_is_no_set():
+    assert parse_interval_set("all real numbers y with x > 3") is None
+    assert parse_interval_set("all real numbers except for x") is None
+
+
+def test_a_set_with_a_comma_or_and_is_one_candidate():
+    assert final_commitment("$x \\in \\mathbb{R}, x \\neq 2$").candidates == ("x \\in \\mathbb{R}, x \\neq 2",)
+    c = final_commitment("The domain is all real numbers except $x = -3$ and $x = 3$.")
+    assert len(c.candidates) == 1 and not c.hedged
+
+
+@pytest.mark.parametrize("ref, response, correct", [
+    ("1.2 \\times 10^{9}", "1.2 billion", True), ("1.2 \\times 10^{9}", "1.2 million", False), ("12", "12 million", False),
+    ("2", "All real numbers except 2.", False), ("3rd", "She finished third.", True), ("3rd", "She finished fourth.", False),
+])
+def test_scale_words_sets_for_values_and_ordinals_judged(ref, response, correct):
+    assert judge("What is it?", ref, response).correct is correct

@@ -549,6 +549,11 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
 
     if parse_number(text) is not None:
         return (text,), "single", False  # "one thousand six hundred and twenty-five", "1,234"
+    if "\\in" in text or "\u2208" in text or "eal" in text:
+        from verifier_runtime.toolkit.structures import reals_with_condition
+
+        if reals_with_condition(text):
+            return (text,), "single", False  # "x \\in \\mathbb{R}, x \\neq 2", "all reals except 2 and 3": one set
     hedged = _HEDGE_WORDS.search_in(text, fold_in_place(text))
     either = bool(_EITHER_RE.match(text))
     body = _HEDGE_LEAD_RE.sub("", _EITHER_RE.sub("", text, count=1), count=1) or text
@@ -814,6 +819,10 @@ def _commitment(ex: Extracted) -> Commitment:
     negated: list[str] = []
     if not candidates:
         stated = final_statement(answer) if ex.method != "boxed" else answer
+        if stated != answer and ("eal" in answer or "\\in" in answer or "\u2208" in answer):
+            from verifier_runtime.toolkit.structures import real_set_statement
+
+            stated = real_set_statement(answer) or stated  # "all real numbers except $x = 3$": the set, not x = 3
         affirmed, negated, why = _negations(stated)
         if not why and stated != answer:
             # the negation may sit outside the statement's value: "not $\frac{1}{2}$" reads as "\frac{1}{2}"

@@ -41,17 +41,21 @@ from verifier_runtime.toolkit.latex.tokens import GREEK_NAMES
 from verifier_runtime.toolkit.numbers import (
     SCALE_WORD_PATTERN,
     Number,
+    ordinals_in,
     parse_number,
+    parse_ordinal,
     round_to_decimals,
     round_to_sig_figs,
 )
 from verifier_runtime.toolkit.structures import (
+    SET_SUBJECT_RE,
     Collection,
     collections_equal,
     elements_equal,
     has_plus_minus,
     interval_sets_equal,
     parse_interval_set,
+    reals_with_condition,
     tuple_as_interval,
 )
 from verifier_runtime.toolkit.text import (
@@ -140,6 +144,8 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
         shape = _not_one_value(a, ref, x.cues, x.question)
         if shape:
             return shape
+        if _set_for_value(a, x):
+            return "differ:interval"  # "all real numbers except 2" for 2: a set, its excluded point no answer
         factors = _factor_judgment(a, ref, x.question, asked=True)  # a module never PASSes the bare product
         if factors is not None and not factors.correct:
             return factors.reason
@@ -365,7 +371,13 @@ def _scaled_reference_number(answer: str, ref: str) -> bool:
     if rm is None or _LETTER_AFTER_RE.match(ref[rm.end():]):
         return False  # "50m", "12 km", "3 million": the reference's own scale or unit
     last = _last_reference_number(answer, ref)
-    return last is not None and bool(_SCALE_AFTER_RE.match(answer[last.end() : last.end() + 16]))
+    if last is None:
+        return False
+    scale = _SCALE_AFTER_RE.match(answer[last.end() : last.end() + 16])
+    if scale is None:
+        return False
+    scaled, nr = parse_number(answer[last.start() : last.end() + scale.end()]), parse_number(ref)
+    return scaled is None or nr is None or scaled.value != nr.value  # "1.2 billion" is 1.2 \times 10^{9}
 
 
 def _not_one_value(answer: str, ref: str, cues: Cues | None, question: str) -> str | None:
@@ -712,6 +724,11 @@ def _judge(x: Any) -> Judgment:
         return _text(answer, ref, x, cues)  # H2 is not 2H: formulas compare as written (R6.1)
     if not options and _listed_with_others(x, answer):
         return Judgment(False, "hedge:list_for_single_answer")
+    if _set_for_value(answer, x):
+        return Judgment(False, "differ:interval")  # "all real numbers except 2" for 2 (R4.4)
+    ordinal = _ordinal_judgment(answer, ref)
+    if ordinal is not None:
+        return ordinal
     j = compare_candidate(answer, ref, cues, x)
     if j is None or not j.correct:
         aliases = reference_aliases(ref, x.question)
@@ -740,18 +757,19 @@ _COPULA_RE = re.compile(
 )
 _NUM_WORD = (r"(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
              r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|"
-             r"billion|half|halves|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?)")
+             r"billion|half|halves|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?|dozen)")
 _NUMBER_PHRASE_RE = re.compile(
     r"(?P<num>[-+\u2212]?\$?(?:\d+\s+\d+/\d+|\d+/\d+|\.?\d[\d,.]*)(?:\s*(?:\\times|\u00d7|x)\s*10\^\{?-?\d+\}?)?"
-    r"|\b(?:(?:minus|negative)\s+)?" + _NUM_WORD + r"(?:(?:[\s-]+(?:and\s+|a\s+)?)" + _NUM_WORD + r")*\b)"
+    r"|\b(?:(?:minus|negative)\s+|an?\s+(?=(?:dozen|half|third|quarter)\b))?" + _NUM_WORD + r"(?:(?:[\s-]+(?:and\s+|a\s+)?)" + _NUM_WORD + r")*\b)"
     r"(?P<unit>\s*(?:%|\u20ac|percent\b|[A-Za-z\u00b5\u00b0\u00b2\u00b3/^]+(?:\s+(?:per|an?)\s+[A-Za-z]+)?))?",
     re.IGNORECASE,
 )
 _MAX_STATEMENT_WORDS = 20
+_REAL_SET_START_RE = re.compile(r"(?:the\s+set\s+of\s+)?(?:all|every|any)\s+real\b", re.IGNORECASE)  # a set in words
 
 
 _HAS_VALUE_RE = re.compile(r"\d|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
-                           r"forty|fifty|hundred|thousand|million|half|quarter|third)\b", re.IGNORECASE)
+                           r"forty|fifty|hundred|thousand|million|half|quarter|third|dozen)\b", re.IGNORECASE)
 _STATEMENT_CONCLUSION_RE = re.compile(r"\b(?:so|thus|therefore|hence)\b[\s,]*", re.IGNORECASE)
 
 
@@ -774,7 +792,7 @@ def statement_values(answer: str, *, percent: bool = False) -> list[str]:
     cops = list(_COPULA_RE.finditer(text))
     if cops:
         v = text[cops[-1].end():].strip().rstrip(".!")  # the last statement: "so the ratio is 2 : 1"
-        if v and v != text and len(v.split()) <= 6:
+        if v and v != text and (len(v.split()) <= 6 or (len(v.split()) <= 12 and _REAL_SET_START_RE.match(v))):
             out.append(v)
             out += _number_spans(v, percent=percent)
     out += _number_spans(text, percent=percent)
@@ -1273,6 +1291,8 @@ def _unlabel(text: str, ref_is_equation: bool, cues: Cues | None, question: str 
         return member.group(2).strip(), member.group(1)
     if "=" not in text and "\\approx" not in text and "\u2248" not in text:
         return text, None
+    if "eal" in text and reals_with_condition(text):
+        return text, None  # "all real numbers except $x = 3$": a set, no label
     parts = [p for p in _CHAIN_RE.split(text) if p.strip()]
     if len(parts) < 2:
         return text, None
@@ -1933,6 +1953,36 @@ def _name_lists(answer: str, ref: str, cues: Cues | None) -> Judgment | None:
     return Judgment(False, "differ:missing_element" if set(got) < set(want) else "differ:set")
 
 
+
+def _ordinal_judgment(answer: str, ref: str) -> Judgment | None:
+    """R4.1: an ordinal reference ("3rd", "third") against the one ordinal the answer states, in
+    words or as a numeral ("She finished third."); ``None`` where the reference is no ordinal or
+    the answer states none or several."""
+    ro = parse_ordinal(ref) if len(ref) <= 40 and ref[-1:] in "dthDTH" else None
+    if ro is None:
+        return None
+    stated = set(ordinals_in(answer))
+    if len(stated) != 1:
+        return None
+    return Judgment(True, "equal:ordinal") if ro in stated else Judgment(False, "differ:ordinal")
+
+
+def _set_for_value(answer: str, x: Any) -> bool:
+    """R4.4: the answer states a set of reals ("all real numbers except 2") where the reference is
+    one number: the number it names is excluded or a bound, not the answer."""
+    return ("eal" in answer or "\\mathbb" in answer) and x.number_ref is not None and _stated_set(answer) is not None
+
+
+def _stated_set(answer: str) -> Any:
+    """The set of reals an answer states, itself or after its subject ("The domain is all real x
+    with $x \\neq 2$"), or ``None``."""
+    got = parse_interval_set(answer)
+    if got is None:
+        lead = SET_SUBJECT_RE.match(answer)
+        got = parse_interval_set(answer[lead.end() :]) if lead else None
+    return got
+
+
 def _excluded_points_answer(x: Any, c: Commitment | None, info: Any) -> Judgment | None:
     """R4.4: ``x \\neq 0`` answers a set question (a domain) as the reals without the point; it
     negates a value only where the reference is one value (R2.5)."""
@@ -1941,7 +1991,7 @@ def _excluded_points_answer(x: Any, c: Commitment | None, info: Any) -> Judgment
     pr = x.parsed_ref
     if pr is None or pr.kind != "interval":
         return None
-    got = parse_interval_set(info.answer)
+    got = _stated_set(info.answer)
     if got is None:
         return None
     same = interval_sets_equal(got, pr.value)

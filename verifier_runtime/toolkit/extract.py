@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from verifier_runtime.limits import MAX_ANSWER_CHARS, RESPONSE_TAIL_CHARS, check_deadline
 from verifier_runtime.toolkit._memo import memoize_text
-from verifier_runtime.toolkit.numbers import SCALE_WORD_PATTERN
+from verifier_runtime.toolkit.numbers import SCALE_WORD_PATTERN, parse_number
 from verifier_runtime.toolkit.text import (
     _as_str,
     fold_in_place,
@@ -416,12 +416,28 @@ def _rstrip_punct(s: str) -> str:
     return s
 
 
+_DOTS_END_RE = re.compile(r"(?<![\d.])(\d{1,20}\.\d{3,40})(?:\.\.\.|\u2026)\.?$")
+
+
+def _repeating_end(s: str) -> str | None:
+    """``s`` ending on a repeating decimal written out then "..." ("0.333...", "0.1666...."), with
+    its dots kept and a full stop after them dropped; ``None`` for other dots ("3.14159...")."""
+    m = _DOTS_END_RE.search(s)
+    if m is None or parse_number(m.group(1) + "...") is None:
+        return None
+    return s[: m.end(1)] + "..."
+
+
 def _cleaned(s: str) -> str:
     """:func:`clean_answer`'s rounds on a stripped string (the long way)."""
     for _ in range(_MAX_CLEAN_ROUNDS):
         old = s
         s = s.strip()
-        s = (_rstrip_punct(s) if "\\" in s[-8:] else s.rstrip(_TRAIL_PUNCT)).strip()
+        kept = _repeating_end(s) if s.endswith(("..", "\u2026")) else None
+        if kept is not None:
+            s = kept  # "0.333...": the dots are the number's (a repeating decimal), not the sentence's
+        else:
+            s = (_rstrip_punct(s) if "\\" in s[-8:] else s.rstrip(_TRAIL_PUNCT)).strip()
         if s.startswith("\\displaystyle"):
             s = s[len("\\displaystyle") :]
         if s.count("**") % 2 == 1:  # a dangling bold marker left by the answer marker's line

@@ -186,6 +186,9 @@ def _normalise(s: str) -> str:
     return collapse_spaces(s).strip()
 
 
+_SIGN_WORD_RE = re.compile(r"^(?:minus|negative)\s++(?=\.?\d)", re.IGNORECASE)
+
+
 @memoize_text()
 def parse_number(s: object) -> Number | None:
     """Parse ``s`` as a plain number (integer, decimal, fraction, mixed, percent, scientific).
@@ -208,6 +211,13 @@ def parse_number(s: object) -> Number | None:
         return Number(-v if sign else v, s, "decimal", len(frac), len(digits) if digits else max(1, len(frac)))
     if not ANY_DIGIT_RE.search(s):
         return parse_number_words(s)  # words: only number words are read ("twenty-five")
+    if s[0] in "mMnN":
+        m = _SIGN_WORD_RE.match(s)
+        if m:  # "minus 3", "negative 2.5": the sign in words
+            n = parse_number(s[m.end() :])
+            if n is None:
+                return None
+            return Number(-n.value, s, n.kind, n.decimals, n.sig_figs, n.is_percent, n.comma_ambiguous)
     try:
         return _parse(s)
     except (ValueError, ZeroDivisionError, OverflowError, RecursionError):
@@ -266,6 +276,9 @@ _BASED_RE = re.compile(r"^(?P<digits>[0-9A-Za-z]{1,64})_\{?\(?(?P<base>\d{1,2})\
 # out at least three times then "..." (0.333..., 0.142857142857142857...)
 _REPEAT_MARK_RE = re.compile(
     r"^(?P<int>\d+)\.(?P<pre>\d*)(?:\\overline\s*\{(?P<a>\d{1,12})\}|\\dot\s*\{?(?P<b>\d)\}?|\((?P<c>\d{1,12})\))$")
+# "0.3 recurring", "0.66 repeating": every written decimal the same digit, which repeats ("0.16 recurring" says
+# not which digits repeat: no reading)
+_REPEAT_WORD_RE = re.compile(r"^(?P<int>\d+)\.(?P<digits>(?P<d>\d)(?P=d){0,5})\s++(?:recurring|repeating)$", re.IGNORECASE)
 _REPEAT_DOTS_RE = re.compile(r"^(?P<int>\d+)\.(?P<digits>\d{3,40})\s*(?:\.\.\.|\\ldots|\\cdots|\u2026|\\dots)$")
 
 
@@ -279,6 +292,9 @@ def _repeating_decimal(s: str, raw: str) -> Number | None:
     m = _REPEAT_MARK_RE.match(s)
     if m:
         return _repeating(m.group("pre"), m.group("a") or m.group("b") or m.group("c"), m.group("int"), raw)
+    m = _REPEAT_WORD_RE.match(s)
+    if m:
+        return _repeating("", m.group("d"), m.group("int"), raw)
     m = _REPEAT_DOTS_RE.match(s)
     if m:
         d = m.group("digits")
@@ -292,7 +308,7 @@ def _repeating_decimal(s: str, raw: str) -> Number | None:
 
 
 def _parse_unsigned(s: str, raw: str) -> Number | None:
-    if "." in s and ("\\" in s or "(" in s or s.endswith(("...", "\u2026"))):
+    if "." in s and ("\\" in s or "(" in s or s.endswith(("...", "\u2026", "ing", "ING"))):
         r = _repeating_decimal(s, raw)
         if r is not None:
             return r
@@ -510,6 +526,14 @@ _FRACTION_WORDS = {
     "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6, "seventh": 7, "sevenths": 7, "eighth": 8, "eighths": 8,
     "ninth": 9, "ninths": 9, "tenth": 10, "tenths": 10, "hundredth": 100, "hundredths": 100,
 }
+_ORDINAL_WORDS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
+    "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "sixteenth": 16,
+    "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "thirtieth": 30, "fortieth": 40,
+    "fiftieth": 50, "sixtieth": 60, "seventieth": 70, "eightieth": 80, "ninetieth": 90, "hundredth": 100,
+    "thousandth": 1000,
+}
+_ORDINAL_NUMERAL_RE = re.compile(r"^(?P<n>\d{1,9})(?:\^\{?)?(?:\\text\{|\\mathrm\{)?(?P<s>st|nd|rd|th)\}*$", re.IGNORECASE)
 _WORD_SPLIT_RE = re.compile(r"[\s-]+")
 _HALF_DOZEN = frozenset({"half a dozen", "half-a-dozen", "half of a dozen"})
 _NUMBER_WORD_START = frozenset({*_UNITS_WORDS, *_SCALE_WORDS, "minus", "negative"}) - {"a", "an"}
@@ -550,6 +574,55 @@ def _words_integer(words: list[str]) -> int | None:
     return total + current if seen else None
 
 
+def parse_ordinal(s: object) -> int | None:
+    """An ordinal: "3rd", "21st", "3^{\\text{rd}}", "third", "twenty-first", "one hundredth"; else
+    ``None`` (a numeral whose suffix does not fit it, "3th", reads as none)."""
+    if not isinstance(s, str) or not s or len(s) > 60:
+        return None
+    t = s.strip().rstrip(".").strip().lower()
+    m = _ORDINAL_NUMERAL_RE.match(t)
+    if m:
+        n = int(m.group("n"))
+        suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return n if m.group("s") == suffix else None
+    words = [w for w in _WORD_SPLIT_RE.split(t) if w]
+    if not words or words[-1] not in _ORDINAL_WORDS:
+        return None
+    last = _ORDINAL_WORDS[words[-1]]
+    if len(words) == 1:
+        return last
+    head = _words_integer(words[:-1])
+    if head is None:
+        return None
+    if last >= 100:
+        return head * last  # "one hundredth", "two thousandth"
+    if head % 10 or (head % 100 and last >= 10):
+        return None  # "three first": not one ordinal
+    return head + last  # "twenty-first", "one hundred and third"
+
+
+_ORDINAL_SPAN_RE = re.compile(
+    r"\b(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[-\s])?(?:" + "|".join(_ORDINAL_WORDS) + r")\b"
+    r"|\b\d{1,9}(?:st|nd|rd|th)\b", re.IGNORECASE)
+
+
+def ordinals_in(text: str) -> list[int]:
+    """The ordinals a short text states, in order ("She finished third." -> [3])."""
+    if len(text) > 300:
+        return []
+    out = []
+    for m in _ORDINAL_SPAN_RE.finditer(text):
+        if _FRACTION_HEAD_RE.search(text, 0, m.start()):
+            continue  # "one third", "a fifth": a fraction
+        n = parse_ordinal(m.group(0))
+        if n is not None:
+            out.append(n)
+    return out
+
+
+_FRACTION_HEAD_RE = re.compile(r"(?:\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten)|\d)[\s-]++$", re.IGNORECASE)
+
+
 @memoize_text()
 def parse_number_words(s: object) -> Number | None:
     """A number written in words: "one thousand six hundred twenty-five", "three fourths",
@@ -557,6 +630,8 @@ def parse_number_words(s: object) -> Number | None:
     if not isinstance(s, str) or not s or len(s) > 200:
         return None
     t = s.strip().rstrip(".").strip().lower()
+    if t == "half":
+        return Number(Fraction(1, 2), s, "words")  # "half" alone: no ordinal reading, unlike "third"
     first = _WORD_SPLIT_RE.split(t, maxsplit=1)[0]
     if first not in _NUMBER_WORD_START and (first not in ("a", "an") or t == first) and t not in _HALF_DOZEN:
         return None  # a lone "a" is a letter (a choice, a variable), not one

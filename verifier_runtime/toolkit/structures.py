@@ -486,6 +486,10 @@ def parse_interval_set(s: object) -> IntervalSet | None:
         if _REALS_TEXT_RE.match(s):
             sp = _sympy()
             return IntervalSet((Interval(-sp.oo, sp.oo, False, False),), s)
+        if "eal" in s or "\\mathbb" in s or "\u211d" in s or "\\R" in s:
+            conditioned = _reals_with_condition(s)
+            if conditioned is not None:
+                return IntervalSet(_normalise(conditioned), s)
         t = _IN_PREFIX.sub("", _strip_wrappers(_prep(s)))
         if "\\" in t or "|" in t or "\u2260" in t or "!=" in t:
             special = _excluded_points(t) or _absolute_bound(t)
@@ -533,7 +537,12 @@ def _excluded_points(t: str) -> list[Interval] | None:
         if whole is None:
             return None
         base, points = list(whole.parts), _split_flat(m.group("points"), ",")
-    nums = [parse_number(strip_math_delimiters(p.strip())) for p in points]
+    return _remove_points(base, points)
+
+
+def _remove_points(base: list[Interval], points: list[str]) -> list[Interval] | None:
+    """``base`` without the written ``points`` (each a number, ``x = 2`` or ``$2$``), or ``None``."""
+    nums = [parse_number(_POINT_LABEL_RE.sub("", strip_math_delimiters(p.strip()))) for p in points]
     if not nums or len(nums) > MAX_ITEMS or any(n is None for n in nums):
         return None
     for n in sorted(nums, key=lambda n: n.value):
@@ -541,6 +550,59 @@ def _excluded_points(t: str) -> list[Interval] | None:
         if base is None:
             return None
     return base
+
+
+# the real line with a condition in words or set-builder shorthand: "all real numbers except 2 and 3",
+# "all real x with $x \\neq 2$", "x \\in \\mathbb{R}, x \\neq 2"
+_POINT_LABEL_RE = re.compile(r"^[A-Za-z]\s*+=\s*+")
+_POINT_SPLIT_RE = re.compile(r"\s*+,\s*+(?:(?:and|or)\s++)?|\s++(?:and|or)\s++")
+_REALS_EXCEPT_RE = re.compile(
+    r"^(?:the\s+set\s+of\s+)?(?:all|any|every)\s+real\s+(?:numbers?|values?)(?:\s+(?:of\s+)?[a-z])?,?\s++"
+    r"(?:except(?:\s+for)?|other\s+than|but|excluding|apart\s+from|besides)\s++(?P<pts>[^;:]{1,120})$", re.IGNORECASE)
+_REALS_SUCH_THAT_RE = re.compile(
+    r"^(?:the\s+set\s+of\s+)?(?:all|any|every)\s+real\s+(?:numbers?\s+|values?\s+(?:of\s+)?)?\$?(?P<v>[a-z])\$?\s++"
+    r"(?:with|such\s+that|where|for\s+which|satisfying)\s++(?P<cond>.{1,120})$", re.IGNORECASE)
+_IN_REALS_COND_RE = re.compile(
+    r"^(?P<v>[A-Za-z])\s*+(?:\\in(?![A-Za-z])|\u2208)\s*+(?:\\mathbb\s*+\{?R\}?|\u211d|\\R(?![A-Za-z]))\s*+"
+    r"(?:,|:|\\mid(?![A-Za-z])|\|)\s*+(?P<cond>.{1,120})$")
+
+
+# "The domain is ...", "So the solution set is ...": the subject before a stated set
+SET_SUBJECT_RE = re.compile(r"^(?:so\s+|thus\s+|hence\s+|therefore\s+)?(?:the\s+)?(?:(?:domain|range|solution\s+set|set|"
+                            r"answer|solutions?)\s+)(?:of\s+[^,;]{1,40}?\s+)?(?:is|are|=)\s++", re.IGNORECASE)
+
+
+def real_set_statement(s: str) -> str | None:
+    """The part of ``s`` that states the reals under an exception or condition: ``s`` itself, or
+    what follows its subject ("The domain is all real numbers except 2"); else ``None``."""
+    if _reals_with_condition(s) is not None:
+        return s
+    lead = SET_SUBJECT_RE.match(s)
+    return s[lead.end() :] if lead and _reals_with_condition(s[lead.end() :]) is not None else None
+
+
+def reals_with_condition(s: str) -> bool:
+    """``x \\in \\mathbb{R}, x \\neq 2``, "all real numbers except 2 and 3" and the like: one set,
+    whatever commas or "and" it has."""
+    return _reals_with_condition(s) is not None
+
+
+def _reals_with_condition(s: str) -> list[Interval] | None:
+    """The intervals of the real line under a written exception or condition, or ``None``."""
+    t = _strip_wrappers(_prep(s))
+    oo = _sympy().oo
+    m = _REALS_EXCEPT_RE.match(t)
+    if m is not None:
+        points = [p for p in _POINT_SPLIT_RE.split(m.group("pts").strip().rstrip(".")) if p]
+        return _remove_points([Interval(-oo, oo, False, False)], points)
+    m = _REALS_SUCH_THAT_RE.match(t) or _IN_REALS_COND_RE.match(t)
+    if m is None:
+        return None
+    cond = strip_math_delimiters(m.group("cond").strip().rstrip(".").strip())
+    if not cond.startswith(m.group("v")):
+        return None  # the condition is on the variable named
+    got = parse_interval_set(cond)
+    return list(got.parts) if got is not None else None
 
 
 def _without_point(parts: list[Interval], n: Number) -> list[Interval] | None:
