@@ -306,3 +306,29 @@ def test_a_set_with_a_comma_or_and_is_one_candidate():
 ])
 def test_scale_words_sets_for_values_and_ordinals_judged(ref, response, correct):
     assert judge("What is it?", ref, response).correct is correct
+
+
+@pytest.mark.parametrize("ref, question, aliases", [
+    ("Na", "Which element is it?", ("sodium",)), ("Sodium", "Which metal is it?", ("Na",)),
+    ("aluminium", "Which element?", ("Al", "aluminum")), ("$\\mathrm{Fe}$", "Which element?", ("iron",)),
+    ("Mercury", "Which planet is closest to the Sun?", ()), ("No", "Is 9 prime?", ()), ("NA", "Which element?", ()),
+])
+def test_element_names_and_symbols_under_a_chemistry_question(ref, question, aliases):
+    from verifier_runtime.toolkit.text import element_aliases
+
+    assert element_aliases(ref, question) == aliases
+
+
+def test_log_base_e_and_combinations_written_with_subscripts():
+    from verifier_runtime.toolkit.compare import answers_equivalent
+
+    assert answers_equivalent("\\log_e 5", "\\ln 5").equal is True
+    assert answers_equivalent("{}_7C_3", "35").equal is True and answers_equivalent("^{7}C_{4}", "35").equal is True
+    assert answers_equivalent("{}_7P_3", "210").equal is True
+    assert answers_equivalent("C_5^2", "10").equal is not True  # a squared constant, not 5 choose 2
+    assert answers_equivalent("x_5C_2", "x_5 C_2").equal is True  # a product after a subscript
+
+
+def test_a_spread_is_no_value_for_the_containment_rule():
+    assert judge("How long is it?", "3 m", "It is 3 m \u00b1 0.1 m.").correct is False
+    assert judge("Find f.", "f(x) = x^2 + 1", "$\\boxed{x^2 + 1}$").correct is True

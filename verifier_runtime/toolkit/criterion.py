@@ -60,6 +60,7 @@ from verifier_runtime.toolkit.structures import (
 )
 from verifier_runtime.toolkit.text import (
     contains_answer,
+    element_aliases,
     identifiers_equal,
     normalize_text,
     parse_bool,
@@ -587,7 +588,10 @@ def reference_aliases(ref: str, question: str = "") -> tuple[str, ...]:
     (``1984/2010``) when the question asks a plain-language count or year, not mathematics
     (:func:`numeric_aliases`)."""
     if "/" not in ref and ";" not in ref and "|" not in ref and " or " not in ref.lower():
-        return (ref,)
+        element = element_aliases(ref, question) if len(ref) <= 16 else ()
+        if element:  # "Na" and "sodium" (R6.1 keeps the symbol's case); not a writing the question gives
+            element = tuple(e for e in element if not contains_answer(question, e))
+        return (ref, *element) if element else (ref,)
     numeric = numeric_aliases(ref, question)
     if numeric:
         return numeric
@@ -1440,6 +1444,11 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
                 and _name_key(na.group("name")) == _name_key(nr.group("name"))):
             # R4.2: "\rho(t) = ..." and "\rho = ..." name one quantity, once with its argument
             return _compare_candidate(na.group("rhs"), nr.group("rhs"), cues, x, element)
+    if "=" in ref and "=" not in answer:
+        fr = _FUNCTION_LABEL_RE.match(ref)
+        if fr and fr.group("y") is None:
+            # R4.2: "x^2 + 1" for "f(x) = x^2 + 1": the function's value, its name left out
+            return _compare_candidate(answer, fr.group("rhs"), cues, x, element)
     if _empty_set(answer) and _empty_set(ref):
         return Judgment(True, "equal:empty_set")  # "no solution" for \emptyset (R4.4)
     if "=" in ref and "=" not in answer and answer.lstrip().startswith(("(", "\\left(", "\\langle")):
@@ -2050,6 +2059,8 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 return Judgment(False, "hedge:alternatives")  # "A) 42 B) 43": candidates labelled like options
             if _range_around(answer, alias):
                 return Judgment(False, "hedge:range")  # "It is 42 to 43 m long." for 42
+            if has_plus_minus(answer) and not has_plus_minus(ref):
+                return Judgment(False, "hedge:plus_minus")  # "3 m ± 0.1 m" for 3 m: a spread, not the value (R2.3)
             if question and len(answer) >= 20 and _copied_question(answer, question):
                 return Judgment(False, "invalid:echo")  # the question copied: its matrix is no answer
             stated = _stated_in(answer, alias)

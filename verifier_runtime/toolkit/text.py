@@ -314,13 +314,45 @@ def parse_bool(s: str) -> bool | None:
 
 
 # ---------------------------------------------------------------- identifiers and formulas
-_ELEMENTS = frozenset(
-    """H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge As Se Br Kr
+_ELEMENT_ORDER = tuple("""H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge As Se Br Kr
     Rb Sr Y Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te I Xe Cs Ba La Ce Pr Nd Pm Sm Eu Gd Tb Dy Ho Er Tm Yb
     Lu Hf Ta W Re Os Ir Pt Au Hg Tl Pb Bi Po At Rn Fr Ra Ac Th Pa U Np Pu Am Cm Bk Cf Es Fm Md No Lr Rf
-    Db Sg Bh Hs Mt Ds Rg Cn Nh Fl Mc Lv Ts Og""".split()
-)
+    Db Sg Bh Hs Mt Ds Rg Cn Nh Fl Mc Lv Ts Og""".split())  # by atomic number
+_ELEMENTS = frozenset(_ELEMENT_ORDER)
 _MAX_IDENTIFIER_CHARS = 64
+# the elements' English names, in the order of atomic number (as the symbols above); a second
+# spelling after a slash
+_ELEMENT_NAMES = (
+    "hydrogen helium lithium beryllium boron carbon nitrogen oxygen fluorine neon sodium magnesium aluminium/aluminum "
+    "silicon phosphorus sulfur/sulphur chlorine argon potassium calcium scandium titanium vanadium chromium manganese "
+    "iron cobalt nickel copper zinc gallium germanium arsenic selenium bromine krypton rubidium strontium yttrium "
+    "zirconium niobium molybdenum technetium ruthenium rhodium palladium silver cadmium indium tin antimony tellurium "
+    "iodine xenon caesium/cesium barium lanthanum cerium praseodymium neodymium promethium samarium europium "
+    "gadolinium terbium dysprosium holmium erbium thulium ytterbium lutetium hafnium tantalum tungsten rhenium osmium "
+    "iridium platinum gold mercury thallium lead bismuth polonium astatine radon francium radium actinium thorium "
+    "protactinium uranium neptunium plutonium americium curium berkelium californium einsteinium fermium mendelevium "
+    "nobelium lawrencium rutherfordium dubnium seaborgium bohrium hassium meitnerium darmstadtium roentgenium "
+    "copernicium nihonium flerovium moscovium livermorium tennessine oganesson"
+).split()
+_NAMES_OF = dict(zip(_ELEMENT_ORDER, (tuple(n.split("/")) for n in _ELEMENT_NAMES), strict=True))
+_SYMBOL_OF = {name: sym for sym, names in _NAMES_OF.items() for name in names}
+# a question about chemistry: where a symbol ("In", "No", "I") or a name ("lead", "mercury") is an element
+_CHEMISTRY_RE = re.compile(r"\b(?:elements?|atoms?|atomic|metals?|chemical|periodic|symbol|ions?|isotopes?|compounds?|"
+                           r"reactions?|electrons?|oxid\w*|gas|halogens?|noble|alkali)\b", re.IGNORECASE)
+
+
+def element_aliases(ref: str, question: str) -> tuple[str, ...]:
+    """An element's other writings under a chemistry question: ``Na`` -> ("sodium",), "Sodium" ->
+    ("Na",), "aluminium" -> ("Al", "aluminum"); else ``()``."""
+    t = _unwrap_text_commands(ref.strip().strip("$").strip()) if "\\" in ref else ref.strip().strip("$").strip()
+    if not t or len(t) > 16 or not question or not _CHEMISTRY_RE.search(question):
+        return ()
+    if t in _NAMES_OF:
+        return _NAMES_OF[t]
+    sym = _SYMBOL_OF.get(t.lower())
+    if sym is None:
+        return ()
+    return (sym, *(n for n in _NAMES_OF[sym] if n != t.lower()))
 
 
 @dataclass(frozen=True, slots=True)

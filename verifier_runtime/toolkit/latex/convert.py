@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import threading
 from fractions import Fraction
 from functools import lru_cache
@@ -127,11 +128,26 @@ def converted(node: Node) -> Any:
 # --- public parsing ----------------------------------------------------------------------------
 
 
+# "{}_{5}C_{2}", "^5C_2", "_5C_2": the number of combinations (n written before C, k after), also "P" for
+# permutations; not after a symbol ("x_5C_2" is x_5 times C_2), and "C_5^2" stays a squared constant
+_N = r"\{?\s*+(?P<%s>\d{1,4})\s*+\}?"
+_CHOOSE_BEFORE_RE = re.compile(r"(?:\{\s*\}|(?<![A-Za-z0-9}\\]))[_^]" + _N % "n" + r"\s*+(?P<op>[CP])_" + _N % "k")
+
+
+def _choose(m: re.Match[str]) -> str:
+    n, k = m.group("n"), m.group("k")
+    if m.group("op") == "C":
+        return f"\\binom{{{n}}}{{{k}}}"
+    return f"\\frac{{{n}!}}{{({n}-{k})!}}"
+
+
 def _clean(s: str) -> str:
     s = strip_math_delimiters(s.strip())
     if s.endswith(".") and not s[-2:-1].isdigit():
         s = s[:-1].rstrip()
     s = s.replace("{,}", "").replace("\\%", "%")
+    if "C_" in s or "P_" in s:
+        s = _CHOOSE_BEFORE_RE.sub(_choose, s)
     return s
 
 

@@ -339,6 +339,8 @@ class _Parser:
         if fname == "log" and self.at("op", "_"):
             self.take()
             base = self.braced_or_single()
+            if base == ("sym", "e"):
+                base = ("const", "E")  # \log_e is the natural logarithm
         if self.at("op", "^"):
             self.take()
             power = self.exponent()
