@@ -332,3 +332,36 @@ def test_log_base_e_and_combinations_written_with_subscripts():
 def test_a_spread_is_no_value_for_the_containment_rule():
     assert judge("How long is it?", "3 m", "It is 3 m \u00b1 0.1 m.").correct is False
     assert judge("Find f.", "f(x) = x^2 + 1", "$\\boxed{x^2 + 1}$").correct is True
+
+
+@pytest.mark.parametrize("response, answer", [
+    ("The answer is 72. Wait, let me recount: 9 * 8 = 70. So 70.", "70"),
+    ("The answer is 70. Wait, let me recount: 9 * 8 = 72. So 72.", "72"),
+    ("x = 1/3. Wait: so \\frac{1}{2}.", "\\frac{1}{2}"),
+    ("The answer is 42. Wait, that is right. So 42.", "42"),
+])
+def test_a_correction_lands_on_its_conclusion(response, answer):
+    assert final_commitment(response).answer == answer
+
+
+@pytest.mark.parametrize("response, hedged", [
+    ("72? 70? I am not sure.", True), ("72? 70? Hard to say.", True), ("72? 70? It is 72.", False),
+    ("Either way, it is 72.", False), ("In any case, 72.", False), ("Either way, 72 or 70.", True),
+])
+def test_doubt_after_asked_values_and_either_way(response, hedged):
+    c = final_commitment(response)
+    assert (c.hedged or c.several) is hedged
+
+
+@pytest.mark.parametrize("response, answer, negated", [
+    ("The answer is C (not D).", "C", ("D",)), ("72, definitely not 70.", "72", ("70",)),
+    ("Not Sydney, not Melbourne: Canberra.", "Canberra", ("Sydney", "Melbourne")),
+])
+def test_values_negated_beside_the_answer(response, answer, negated):
+    c = final_commitment(response)
+    assert c.answer == answer and set(negated) <= set(c.negated)
+
+
+def test_a_parenthetical_doubt_is_no_negation():
+    c = final_commitment("Answer: 72 (not fully sure; could also be 70)")
+    assert c.several and c.hedged

@@ -132,9 +132,13 @@ _NEW_ANSWER_RES = (
                r"instead\s*,?\s*(?:it'?s|it\s+is)?|rather|i\s+meant)\s*[:=]?\s*", re.IGNORECASE),
     # "so the area is 24", "the capital is Canberra": a statement of the asked quantity
     re.compile(r"\b(?:so|thus|therefore|hence)?\s*(?:the\s+)(?:[a-z]+\s+){0,3}?(?:is|are|equals|=)\s+(?!not\b)", re.IGNORECASE),
+    # "Wait, let me recheck: 6*7 = 43. So 43.": a conclusion word, then a value
+    re.compile(r"\b(?:so|thus|therefore|hence)\b\s*+[,:]?\s*+(?=[-+\u2212]?\$?(?:\d|\\(?:frac|dfrac|sqrt|boxed)\b))",
+               re.IGNORECASE),
 )
 # for each pattern above, the words every match of it begins with where they are few (marker_matches)
-_NEW_ANSWER_STARTS = ((), ("the", "correct", "right", "final", "actual", "true", "answer"), (), ())
+_NEW_ANSWER_STARTS = ((), ("the", "correct", "right", "final", "actual", "true", "answer"), (), (),
+                      ("so", "thus", "therefore", "hence"))
 _BARE_VALUE_RE = re.compile(r"^[\s,:;\u2014\u2013-]*(?:no[\s,:;\u2014\u2013-]+)?(?P<v>[^\s][^\n]{0,80}?)\s*[.!]?\s*$")
 _NOT_A_VALUE = frozenset({
     "correct", "right", "fine", "ok", "okay", "true", "wrong", "incorrect", "that", "this", "it", "so", "not right",
@@ -280,8 +284,12 @@ _AFFIRM_LEAD_RE = re.compile(
     re.IGNORECASE,
 )
 # a full stop ends a clause, but not an initial before a lower-case word ("not A. tennyson")
-_CLAUSE_SPLIT_RE = re.compile(r"(?<!\s)\s*+(?:;|\?\s++(?=(?-i:[A-Z]))|\.\s++(?!(?-i:[a-z]))|(?<!(?<!(?-i:[A-Za-z]))(?-i:[A-Z]))\.\s++|,?\s*+(?<=\s)but\s+|(?<=\s)[\u2014\u2013]\s+|\u2014|,\s++(?=not\b|it\b|it'?s\b|but\b|so\b|thus\b|hence\b|therefore\b))\s*",
+_CLAUSE_SPLIT_RE = re.compile(r"(?<!\s)\s*+(?:;|\?\s++(?=(?-i:[A-Z]))|\.\s++(?!(?-i:[a-z]))|(?<!(?<!(?-i:[A-Za-z]))(?-i:[A-Z]))\.\s++|,?\s*+(?<=\s)but\s+|(?<=\s)[\u2014\u2013]\s+|\u2014|,\s++(?=(?:(?:definitely|certainly|surely|clearly)\s+)?not\b|it\b|it'?s\b|but\b|so\b|thus\b|hence\b|therefore\b))\s*",
                               re.IGNORECASE)
+# "C (not D)." ending the answer: D negated; not "(not sure ...)", a doubt
+_PAREN_NOT_RE = re.compile(r"(?<=[^\s(])\s*+\(\s*+((?:(?:definitely|certainly|surely)\s+)?not\s+"
+                           r"(?!(?:(?:fully|entirely|completely|totally|quite|100%|very)\s+)?(?:sure|certain|confident)\b)"
+                           r"[^();]{1,40}?)\s*+\)(?=\s*+[.!]?\s*+$)", re.IGNORECASE)
 _NOR_RE = re.compile(r"(?<!\s)\s++nor\s+", re.IGNORECASE)
 _MAX_NEGATION_WORDS = 40
 
@@ -300,6 +308,8 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
         return answer, [], ""
     # LaTeX values are negated as well ("not $\frac{1}{2}$"); a thin space "\;" is a space, not a clause end
     text = answer.replace("\\;", "\\ ") if "\\;" in answer else answer
+    if "(" in text:
+        text = _PAREN_NOT_RE.sub(r"; \1", text)  # "C (not D)": D negated in a clause of its own
     clauses = [c for c in _CLAUSE_SPLIT_RE.split(text.strip().rstrip(".")) if c and c.strip()]
     affirmed: list[str] = []
     negated: list[str] = []
@@ -322,6 +332,10 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
                 m = None  # "5 is not prime, so ...": a reason, not a negated answer
         if m:
             value = clean_answer(m.group("v"))
+            if ": " in value:  # "not Lyon, not Marseille: Paris": the value after the colon stands
+                value, stands = (clean_answer(v) for v in value.split(": ", 1))
+                if stands:
+                    affirmed.append(stands)
             parts = _NOR_RE.split(value) if low.lstrip().startswith("neither") or " nor " in value.lower() else [value]
             negated.extend(clean_answer(p) for p in parts if clean_answer(p))
             continue
@@ -503,11 +517,20 @@ _MAX_ASKED = 8
 _ASKED_OR_RE = re.compile(r"^or\s+", re.IGNORECASE)
 
 
+# a closing remark that commits to nothing: "42? 43? I'm not sure."
+_DOUBT_TAIL_RE = re.compile(r"^(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:not\s+(?:sure|certain)|unsure|uncertain)\b"
+                            r"|^(?:it'?s\s+)?hard\s+to\s+(?:say|tell)\b|^(?:i\s+)?(?:don'?t|do\s+not)\s+know\b|^no\s+idea\b"
+                            r"|^who\s+knows\b|^(?:i\s+)?can'?t\s+(?:decide|tell)\b", re.IGNORECASE)
+
+
 def _asked_candidates(text: str) -> tuple[str, ...]:
     """"Canberra? Sydney?", "42? 43? 44?": two to eight different candidates, each only asked
     (a question mark, then white space before the next one), none committed."""
     pieces = text.strip().split("?")
-    if pieces[-1].strip() or not 2 < len(pieces) <= _MAX_ASKED + 1:
+    tail = pieces[-1].strip()
+    if tail and not _DOUBT_TAIL_RE.match(tail):
+        return ()  # "42? 43? I'm not sure." asks still; "42? 43? It is 42." commits
+    if not 2 < len(pieces) <= _MAX_ASKED + 1:
         return ()
     if any(not p[:1].isspace() for p in pieces[1:-1]):
         return ()  # "42?43?" is no list of questions
@@ -529,7 +552,7 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
     A leading "whether A or B," clause and a closing "or so" / "or thereabouts" offer no candidate.
     """
     text = answer.strip()
-    if "hether" in text:
+    if "hether" in text or "way" in text or "case" in text or "egardless" in text:
         text = _without_whether_clause(text)  # "whether n is 5 or 8, ...": the cases of a condition
     if " or " in text:
         text = _OR_SO_RE.sub("", text)  # "42 or thereabouts": an approximation, no second candidate
@@ -1043,9 +1066,15 @@ _WHETHER_RE = re.compile(r"^\W*+(?:regardless\s+of\s+|no\s+matter\s+)?whether\b[
 _OR_SO_RE = re.compile(r"(?<=\S)\s++or\s+(?:thereabouts|so)(?=\s*+[.!]?\s*+$)", re.IGNORECASE)
 
 
+# "Either way, it's 42", "In any case, 42": the answer holds whatever was weighed before it
+_REGARDLESS_RE = re.compile(r"^\W*+(?:either\s+way|(?:in\s+)?either\s+case|in\s+(?:any|both|each)\s+cases?|regardless|"
+                            r"(?:both|all)\s+ways)\s*+,\s*+(?=\S)", re.IGNORECASE)
+
+
 def _without_whether_clause(answer: str) -> str:
-    """``answer`` without a leading "whether A or B," clause (R2.1: it offers no candidates)."""
-    m = _WHETHER_RE.match(answer)
+    """``answer`` without a leading "whether A or B," clause or "either way," (R2.1: they offer no
+    candidates)."""
+    m = _WHETHER_RE.match(answer) or _REGARDLESS_RE.match(answer)
     return answer[m.end():] if m else answer
 
 
