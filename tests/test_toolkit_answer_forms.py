@@ -365,3 +365,28 @@ def test_values_negated_beside_the_answer(response, answer, negated):
 def test_a_parenthetical_doubt_is_no_negation():
     c = final_commitment("Answer: 72 (not fully sure; could also be 70)")
     assert c.several and c.hedged
+
+
+@pytest.mark.parametrize("answer, question, value", [
+    ("11 is a prime number.", "Is 11 a prime number?", True), ("11 is not a prime number.", "Is 11 a prime number?", False),
+    ("15 isn't a prime number", "Is 15 a prime number?", False), ("Indeed they are.", "Are the triangles congruent?", True),
+    ("No, they are not.", "Are the triangles congruent?", False), ("No, they are.", "Are the triangles congruent?", None),
+    ("13 is a prime number.", "Is 11 a prime number?", None), ("It is.", "What is 2 + 2?", None),
+])
+def test_a_yes_no_question_answered_by_a_statement(answer, question, value):
+    from verifier_runtime.toolkit.criterion import statement_answers
+
+    assert statement_answers(answer, question) is value
+
+
+@pytest.mark.parametrize("response, answer", [
+    ("70. Because 9 times 8 is 72.", "70"), ("3.5. Because 7/2 = 3.5.", "3.5"),
+    ("I choose B.", "B"), ("I will go with (C).", "(C)"),
+])
+def test_a_value_before_its_reason_and_a_picked_option(response, answer):
+    assert extract_final_answer(response).answer == answer
+
+
+def test_a_long_first_sentence_before_because_is_no_value():
+    r = "Jessica is a sheep, and sheep are afraid of cats. Because cats fear wolves, she fears cats and wolves."
+    assert extract_final_answer(r).answer != "Jessica is a sheep, and sheep are afraid of cats"

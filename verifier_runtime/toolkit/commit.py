@@ -278,6 +278,12 @@ _REJECTED_RE = re.compile(
     r"|^i\s+doubt\s+(?:that\s+)?(?:it'?s\s+|it\s+is\s+|the\s+answer\s+is\s+)?(?P<d>.+)$",
     re.IGNORECASE,
 )
+# "B is right", "Lyon is the correct one": a value called right beside others called wrong
+_CALLED_RIGHT_RE = re.compile(
+    r"^(?!(?:(?:so|thus|hence|therefore),?\s+)?(?:the\s+)?(?:claim|statement|assertion|proposition|conjecture|premise|"
+    r"argument|hypothesis|reasoning|above|it|this|that)\b)"
+    r"(?P<v>(?:[^\s]+\s+){0,3}?[^\s]+)\s+(?:is|'s)\s+(?:the\s+)?(?:right|correct|true)(?:\s+(?:one|answer|option|choice))?$",
+    re.IGNORECASE)
 _AFFIRM_LEAD_RE = re.compile(
     r"^(?:but\s+|rather\s+|instead\s+|so\s+|thus\s+|hence\s+|therefore\s+)?(?:(?:the\s+(?:final\s+|correct\s+)?answer|it|this|that)\s*"
     r"(?:is|'s|was|must\s+be|should\s+be)\s+|it'?s\s+)?",
@@ -339,7 +345,8 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
             parts = _NOR_RE.split(value) if low.lstrip().startswith("neither") or " nor " in value.lower() else [value]
             negated.extend(clean_answer(p) for p in parts if clean_answer(p))
             continue
-        body = clean_answer(_AFFIRM_LEAD_RE.sub("", clause.strip(), count=1))
+        right = _CALLED_RIGHT_RE.match(clause.strip())
+        body = clean_answer(right.group("v") if right else _AFFIRM_LEAD_RE.sub("", clause.strip(), count=1))
         if body:
             affirmed.append(body)
     if rejected and affirmed:

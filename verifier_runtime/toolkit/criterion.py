@@ -288,13 +288,17 @@ _LABELLED_RE = re.compile(r"^\s*+\$?\s*+(?:[A-Za-z]|\|\s*+[A-Za-z]\s*+\|)\s*+=(?
 _JUDGED_WRONG_RE = re.compile(
     r"^\s*+(?:(?:option|choice|answer|statement)\s++)?\(?[A-Ja-j]\)?\s++(?:is|was|seems|looks)\s++"
     r"(?:incorrect|wrong|false|not\s++(?:correct|right|true)|ruled\s++out|eliminated)\b", re.IGNORECASE)
+_REJECTION_GOES_ON_RE = re.compile(r"[,;]|[.!?]\s*+\S|\b(?:but|so|thus|hence|therefore)\b", re.IGNORECASE)
 _ASKS_FOR_WRONG_RE = re.compile(r"\b(?:incorrect|wrong|false|not|except|untrue|least)\b|n't\b", re.IGNORECASE)
 
 
 def _rejects_option(answer: str, x: Any) -> bool:
     """R2.5: "Option B is incorrect." rejects B where the question has options, unless it asks for
     the wrong one (the cheap test first: the options are parsed only for such an answer)."""
-    return bool(_JUDGED_WRONG_RE.match(answer) and x.options and not _ASKS_FOR_WRONG_RE.search(x.question or ""))
+    m = _JUDGED_WRONG_RE.match(answer)
+    if m is None or _REJECTION_GOES_ON_RE.search(answer, m.end(), m.end() + 200):
+        return False  # "A is wrong, B is right.": the answer goes on to another option
+    return bool(x.options and not _ASKS_FOR_WRONG_RE.search(x.question or ""))
 
 
 def _rejected(answer: str, x: Any) -> str | None:
@@ -722,6 +726,8 @@ def _judge(x: Any) -> Judgment:
     if rb is not None and ab is None:
         m = _STATEMENT_VERDICT_RE.match(answer)  # "This statement is correct." for True
         ab = None if m is None else m.group(1).lower() in ("true", "correct", "right", "valid")
+    if rb is not None and ab is None and x.question:
+        ab = statement_answers(answer, x.question)  # "7 is prime." for "Is 7 prime?"
     if rb is not None and ab is not None:
         return Judgment(rb == ab, "equal:boolean" if rb == ab else "differ:boolean")
     if rb is None and len(ref) <= 40 and _is_formula(ref):
@@ -1974,6 +1980,48 @@ def _ordinal_judgment(answer: str, ref: str) -> Judgment | None:
     if len(stated) != 1:
         return None
     return Judgment(True, "equal:ordinal") if ro in stated else Judgment(False, "differ:ordinal")
+
+
+# "Is 7 prime?", "Are the lines parallel?": a yes-no question, its verb first
+_YES_NO_QUESTION_RE = re.compile(r"(?:^|(?<=[.!?:\n])\s*)(?P<verb>is|are|was|were)\s+(?P<rest>[^?.!\n]{1,120})\?\s*$",
+                                 re.IGNORECASE)
+# "Indeed it is.", "Yes, they are.", "It is not.", "No, it isn't."
+_PRONOUN_REPLY_RE = re.compile(r"^(?:(?:indeed|yes|yeah|sure|certainly|of\s+course|no|nope),?\s+)?(?:it|they|he|she|that|this)\s+"
+                               r"(?P<verb>is|are|was|were)(?P<neg>\s+not|n't)?\s*[.!]?$", re.IGNORECASE)
+_REPLY_WORD_RE = re.compile(r"[\w'\u2019]+")
+
+
+def statement_answers(answer: str, question: str) -> bool | None:
+    """R6.3: a yes-no question ("Is 7 prime?") answered by a statement: its own words with the verb
+    put back ("7 is prime." yes; "7 is not prime.", "7 isn't prime." no) or a pronoun reply ("Indeed
+    it is.", "No, it isn't."); ``None`` for anything else."""
+    if len(answer) > 160 or len(question) > 2000:
+        return None
+    q = _YES_NO_QUESTION_RE.search(question[-400:])
+    if q is None:
+        return None
+    verb = q.group("verb").lower()
+    reply = _PRONOUN_REPLY_RE.match(answer.strip())
+    if reply is not None:
+        if reply.group("verb").lower() != verb:
+            return None
+        lead = answer.strip().lower()
+        negative = bool(reply.group("neg"))
+        if lead.startswith(("no", "nope")) != negative:
+            return None  # "No, it is." and "Yes, it isn't." contradict themselves
+        return not negative
+    want = [w.lower() for w in _REPLY_WORD_RE.findall(q.group("rest"))]
+    got = [w.lower() for w in _REPLY_WORD_RE.findall(answer)]
+    if not want or len(got) > len(want) + 3:
+        return None
+    for k in range(1, len(want) + 1):  # the verb put back after the subject's k words
+        if got[:k] != want[:k]:
+            break
+        rest = got[k:]
+        for words, value in (([verb], True), ([verb, "not"], False), ([verb + "n't"], False), ([verb + "n\u2019t"], False)):
+            if rest[: len(words)] == words and rest[len(words):] == want[k:]:
+                return value
+    return None
 
 
 def _set_for_value(answer: str, x: Any) -> bool:

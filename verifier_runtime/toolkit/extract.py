@@ -462,7 +462,10 @@ _FINAL_RE = re.compile(
     r"final\s+answer(?:\s+is)?[ \t]*(?:\*\*|__)?[ \t]*[:：]?[ \t]*(?:\*\*|__)?[ \t]*[:：=]?", re.IGNORECASE
 )
 _ANSWER_IS_RE = re.compile(
-    r"\banswer\s+(?:is(?![\w'\u2019])|would\s+be|should\s+be|will\s+be|=)|\b(?:correct|right|best)\s+(?:option|choice)\s+is\b",
+    r"\banswer\s+(?:is(?![\w'\u2019])|would\s+be|should\s+be|will\s+be|=)|\b(?:correct|right|best)\s+(?:option|choice)\s+is\b"
+    # "I choose B.", "I'll go with (C)": an option letter picked
+    r"|\bi(?:\s+would|\s+will|'ll|'d)?\s+(?:choose|pick|select|go\s+with)(?:\s+(?:option|answer|choice))?"
+    r"(?=\s+\(?(?-i:[A-J])\)?(?:[\s.,:;!)]|$))",
     re.IGNORECASE,
 )
 _ANSWER_COLON_RE = re.compile(
@@ -518,7 +521,7 @@ def _line_start_matches(text: str) -> list[re.Match[str]]:
 
 # the words every match of a marker begins with (see text.marker_matches)
 _FINAL_STARTS = ("final",)
-_ANSWER_IS_STARTS = ("answer", "correct", "right", "best")
+_ANSWER_IS_STARTS = ("answer", "correct", "right", "best", "i")
 
 
 def _last_marker(regex: re.Pattern[str], text: str, skip_options_list: bool = False,
@@ -579,6 +582,12 @@ def _bold_candidates(text: str) -> list[tuple[str, int]]:
                 out.append((ans, base + m.end()))
         pos = base + len(line)
     return out
+
+
+# "43. Because 6 times 7 is 42.": a short value (up to four words), then its reason
+_VALUE_THEN_REASON_RE = re.compile(r"^(?P<v>[^\s.,](?:[^.,;!?\s]|\.(?=\d)){0,40}+(?:\s++(?:[^.,;!?\s]|\.(?=\d)){1,40}+){0,3})"
+                                   r"[.!]\s++(?:because|this\s+is\s+because|the\s+reason\s+is|reason:|explanation:)(?=[\s,:])",
+                                   re.IGNORECASE)
 
 
 def _strip_filler(line: str) -> str:
@@ -860,7 +869,8 @@ def _extract(text: str, *, reference: bool) -> _Found:
         if method == "final_answer":
             found = _last_marker(_FINAL_RE, text, starts=_FINAL_STARTS, low=low) if "final" in folded else []
         elif method == "answer_is":
-            maybe = "answer" in folded or "option" in folded or "choice" in folded
+            maybe = ("answer" in folded or "option" in folded or "choice" in folded or "choose" in folded
+                     or "pick" in folded or "select" in folded or "go with" in folded)
             found = _last_marker(_ANSWER_IS_RE, text, starts=_ANSWER_IS_STARTS, low=low) if maybe else []
         elif method == "answer_colon":
             if reference and not multiline and not _ANS_LEAD_RE.match(text):
@@ -879,6 +889,9 @@ def _extract(text: str, *, reference: bool) -> _Found:
     if not stripped or (unclosed_box and not reference):
         return None, "none", [], unclosed_box, end, ()  # a response cut inside \boxed{ has no usable answer
     if not multiline and (reference or len(stripped) <= _SHORT_LIMIT):
+        reasoned = _VALUE_THEN_REASON_RE.match(stripped) if not reference else None
+        if reasoned:  # "43. Because 6 times 7 is 42.": the value first, its reason after
+            stripped = reasoned.group("v")
         ans = clean_answer(stripped if reference else _strip_filler(stripped))
         return (ans, "whole", [ans], unclosed_box, end, ()) if ans else (None, "none", [], unclosed_box, end, ())
     if reference and len(stripped) < 200:
