@@ -390,3 +390,44 @@ def test_a_value_before_its_reason_and_a_picked_option(response, answer):
 def test_a_long_first_sentence_before_because_is_no_value():
     r = "Jessica is a sheep, and sheep are afraid of cats. Because cats fear wolves, she fears cats and wolves."
     assert extract_final_answer(r).answer != "Jessica is a sheep, and sheep are afraid of cats"
+
+
+@pytest.mark.parametrize("text, magnitude, unit", [
+    ("1 hour 30 minutes", 90, "minute"), ("2 hours and 15 minutes", 135, "minute"), ("5 ft 6 in", 66, "inch"),
+    ("3 lb 4 oz", 52, "ounce"), ("1 km 200 m", 1200, "meter"),
+])
+def test_one_quantity_in_several_units(text, magnitude, unit):
+    q = parse_quantity(text)
+    assert q is not None and q.magnitude == magnitude and q.unit == unit
+
+
+@pytest.mark.parametrize("text", ["30 minutes 1 hour", "1 m 20 s", "3 m 2 m"])
+def test_no_compound_out_of_order_or_of_two_dimensions(text):
+    assert parse_quantity(text) is None
+
+
+def test_the_generator_rewrites_no_compound_quantity():
+    from tasks.data.answers import quantity
+
+    assert quantity("1 hour 30 minutes") is None and quantity("12 cm") is not None
+
+
+@pytest.mark.parametrize("ref, response, correct", [
+    ("\\frac{1}{6}", "1 in 6", True), ("0.75", "3 out of 4", True), ("24", "24 out of 30", True),
+    ("30", "24 out of 30", False), ("\\frac{1}{6}", "1 out of 7", False),
+])
+def test_k_in_n_is_a_share_or_a_count_by_the_reference(ref, response, correct):
+    assert judge("What is it?", ref, response).correct is correct
+
+
+@pytest.mark.parametrize("text, equal_to", [
+    ("x > 1 and x < 3", "(1, 3)"), ("$x > 1$ and $x < 3$", "(1, 3)"), ("x \\ge 1 \\land x \\le 5", "[1, 5]"),
+    ("x > 1 and x > 3", "(3, \\infty)"),
+])
+def test_two_bounds_joined_by_and(text, equal_to):
+    assert interval_sets_equal(parse_interval_set(text), parse_interval_set(equal_to))
+
+
+def test_no_interval_from_two_variables_or_an_empty_intersection():
+    assert parse_interval_set("x > 1 and y < 2") is None and parse_interval_set("x < 1 and x > 2") is None
+    assert final_commitment("$x > 1$ and $x < 3$").candidates == ("$x > 1$ and $x < 3$",)

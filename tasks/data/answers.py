@@ -246,9 +246,17 @@ _OTHER_DIMENSION = {"[length]": "s", "[mass]": "N", "[time]": "m", "[mass] * [le
 
 
 def quantity(text: str) -> Any:
+    """The quantity a reference or answer writes, with one magnitude: a compound ("1 hour 30
+    minutes") is no base for the generator's rewrites, which rewrite one magnitude and its unit."""
     from verifier_runtime.toolkit.units import parse_quantity
 
+    m = _MAG_RE.match(text)
+    if m is not None and any(ch.isdigit() for ch in text[m.end():]) and _COMPOUND_TAIL_RE.search(text[m.end():]):
+        return None
     return parse_quantity(text)
+
+
+_COMPOUND_TAIL_RE = re.compile(r"[A-Za-z]\.?,?\s++(?:and\s+)?\d")  # "... hours and 15 minutes", "... ft 6 in"
 
 
 _MAG_RE = re.compile(r"^\s*\$?\s*([-+\u2212]?\s*(?:\d[\d,]*\.?\d*|\.\d+)(?:\s*(?:\\times|\\cdot|\u00d7)\s*10\s*\^\s*\{?[-+\u2212]?\d+\}?)?)")

@@ -584,6 +584,11 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
 
         if reals_with_condition(text):
             return (text,), "single", False  # "x \\in \\mathbb{R}, x \\neq 2", "all reals except 2 and 3": one set
+    if (" and " in text or "\\land" in text or "\\wedge" in text) and ("<" in text or ">" in text or "\\" in text):
+        from verifier_runtime.toolkit.structures import is_both_bounds
+
+        if is_both_bounds(text):
+            return (text,), "single", False  # "x > 1 and x < 2": one interval
     hedged = _HEDGE_WORDS.search_in(text, fold_in_place(text))
     either = bool(_EITHER_RE.match(text))
     body = _HEDGE_LEAD_RE.sub("", _EITHER_RE.sub("", text, count=1), count=1) or text
@@ -849,7 +854,7 @@ def _commitment(ex: Extracted) -> Commitment:
     negated: list[str] = []
     if not candidates:
         stated = final_statement(answer) if ex.method != "boxed" else answer
-        if stated != answer and ("eal" in answer or "\\in" in answer or "\u2208" in answer):
+        if stated != answer and ("eal" in answer or "\\in" in answer or "\u2208" in answer or " and " in answer):
             from verifier_runtime.toolkit.structures import real_set_statement
 
             stated = real_set_statement(answer) or stated  # "all real numbers except $x = 3$": the set, not x = 3

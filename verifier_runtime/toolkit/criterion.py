@@ -46,6 +46,7 @@ from verifier_runtime.toolkit.numbers import (
     parse_ordinal,
     round_to_decimals,
     round_to_sig_figs,
+    strip_math_delimiters,
 )
 from verifier_runtime.toolkit.structures import (
     SET_SUBJECT_RE,
@@ -762,7 +763,7 @@ def _judge(x: Any) -> Judgment:
 
 _COPULA_RE = re.compile(
     r"(?:\b(?:is|are|was|were|equals?|gives?|makes?|comes?\s+to|totals?|yields?|becomes?|remains?|would\s+be|will\s+be|"
-    r"costs?|weighs?|measures?|takes?|needs?|moves?|sold|has|have|had)\b|=|\u2248|\\approx)\s+",
+    r"costs?|weighs?|measures?|takes?|needs?|moves?|lasts?|runs?|sold|has|have|had)\b|=|\u2248|\\approx)\s+",
     re.IGNORECASE,
 )
 _NUM_WORD = (r"(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
@@ -1471,6 +1472,17 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
         dom = _DOMAIN_NOTE_RE.match(a_text)
         if dom:
             a_text = dom.group("e")  # "x + 1 for $x \\neq 1$": the value, with the points it excludes noted
+    if " in " in a_text or " out of " in a_text:
+        share = _K_OF_N_RE.match(strip_math_delimiters(a_text))
+        nr = parse_number(r_text) if share else None
+        if share and nr is not None:
+            # R4.1: "1 in 6", "25 out of 30": a share where the reference is one (1/6), the count where it
+            # is a whole number (25); the count's total is never the answer
+            k, n = int(share.group("k")), int(share.group("n"))
+            if nr.kind in ("integer", "words") and nr.value.denominator == 1:
+                return Judgment(Fraction(k) == nr.value, "equal:number" if Fraction(k) == nr.value else "differ:number")
+            if n:
+                a_text = f"{k}/{n}"
     rad = _RADIAN_SUFFIX_RE.match(a_text)
     if rad and parse_number(rad.group("e")) is None:
         a_text = rad.group("e")  # "\\frac{2\\pi}{3}\\ \\text{rad}": an exact radian measure
@@ -2022,6 +2034,9 @@ def statement_answers(answer: str, question: str) -> bool | None:
             if rest[: len(words)] == words and rest[len(words):] == want[k:]:
                 return value
     return None
+
+
+_K_OF_N_RE = re.compile(r"^\s*+(?P<k>\d{1,9})\s++(?:in|out\s+of)\s++(?P<n>\d{1,9})\s*+\.?\s*+$", re.IGNORECASE)
 
 
 def _set_for_value(answer: str, x: Any) -> bool:

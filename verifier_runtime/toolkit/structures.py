@@ -495,6 +495,10 @@ def parse_interval_set(s: object) -> IntervalSet | None:
             special = _excluded_points(t) or _absolute_bound(t)
             if special is not None:
                 return IntervalSet(_normalise(special), s)
+        if ("and" in t or "\\land" in t or "\\wedge" in t) and not _UNION.search(t):
+            both = _both_bounds(t)
+            if both is not None:
+                return IntervalSet((both,), s)
         pieces = _UNION.split(t)
         if len(pieces) > MAX_ITEMS:
             return None
@@ -508,6 +512,48 @@ def parse_interval_set(s: object) -> IntervalSet | None:
         return IntervalSet(_normalise(parts), s)
     except (ValueError, TypeError, RecursionError, AttributeError):
         return None
+
+
+# "x > 1 and x < 2", "x \\ge 0 \\land x \\le 5": two bounds on one variable, both holding
+_AND_RE = re.compile(r"(?<!\s)\s*+(?:,\s*+)?(?:\band\b|\\land(?![A-Za-z])|\\wedge(?![A-Za-z])|\\text\{\s*and\s*\})\s*+")
+_VARIABLE_RE = re.compile(r"(?<![A-Za-z\\])[A-Za-z](?![A-Za-z])")
+
+
+def is_both_bounds(s: str) -> bool:
+    """``s`` is two bounds on one variable joined by "and" ("x > 1 and x < 2"): one interval."""
+    t = _IN_PREFIX.sub("", _strip_wrappers(_prep(s)))
+    return not _UNION.search(t) and _both_bounds(t) is not None
+
+
+def _both_bounds(t: str) -> Interval | None:
+    pieces = [strip_math_delimiters(p.strip().strip("$").strip()) for p in _AND_RE.split(t)]
+    if len(pieces) != 2:
+        return None
+    names = [set(_VARIABLE_RE.findall(p)) for p in pieces]
+    if len(names[0]) != 1 or names[0] != names[1]:
+        return None  # "x > 1 and y < 2": two unknowns
+    a, b = _one_interval(pieces[0]), _one_interval(pieces[1])
+    if a is None or b is None:
+        return None
+    return _intersection(a, b)
+
+
+def _intersection(a: Interval, b: Interval) -> Interval | None:
+    """The interval both ``a`` and ``b`` cover, or ``None`` where it is empty or not comparable."""
+    alo, ahi, blo, bhi = _to_float(a.lo), _to_float(a.hi), _to_float(b.lo), _to_float(b.hi)
+    if None in (alo, ahi, blo, bhi):
+        return None
+    if alo > blo or (alo == blo and not a.lo_closed):
+        lo, lo_closed, lo_f = a.lo, a.lo_closed, alo
+    else:
+        lo, lo_closed, lo_f = b.lo, b.lo_closed, blo
+    if ahi < bhi or (ahi == bhi and not a.hi_closed):
+        hi, hi_closed, hi_f = a.hi, a.hi_closed, ahi
+    else:
+        hi, hi_closed, hi_f = b.hi, b.hi_closed, bhi
+    if lo_f > hi_f or (lo_f == hi_f and not (lo_closed and hi_closed)):
+        return None
+    return Interval(lo, hi, lo_closed, hi_closed)
 
 
 # "\\mathbb{R} \\setminus \\{0, 1\\}", "x \\neq 2": the reals (or an interval) without finitely many points
@@ -573,12 +619,16 @@ SET_SUBJECT_RE = re.compile(r"^(?:so\s+|thus\s+|hence\s+|therefore\s+)?(?:the\s+
 
 
 def real_set_statement(s: str) -> str | None:
-    """The part of ``s`` that states the reals under an exception or condition: ``s`` itself, or
-    what follows its subject ("The domain is all real numbers except 2"); else ``None``."""
-    if _reals_with_condition(s) is not None:
+    """The part of ``s`` that states the reals under an exception or condition, or two bounds on one
+    variable: ``s`` itself, or what follows its subject ("The domain is all real numbers except 2",
+    "The solution is $x > 1$ and $x < 2$"); else ``None``."""
+    if _reals_with_condition(s) is not None or is_both_bounds(s):
         return s
     lead = SET_SUBJECT_RE.match(s)
-    return s[lead.end() :] if lead and _reals_with_condition(s[lead.end() :]) is not None else None
+    if lead is None:
+        return None
+    rest = s[lead.end() :]
+    return rest if _reals_with_condition(rest) is not None or is_both_bounds(rest) else None
 
 
 def reals_with_condition(s: str) -> bool:

@@ -217,7 +217,7 @@ def _unit_string(u: str) -> str | None:
 def has_unit(s: object) -> bool:
     """Cheap check (no pint): does ``s`` look like a number followed by a unit?"""
     split = _split(s) if isinstance(s, str) and len(s) <= MAX_ANSWER_CHARS else None
-    return split is not None
+    return split is not None or (isinstance(s, str) and len(s) <= 80 and bool(_COMPOUND_RE.match(s.strip())))
 
 
 _WORDY_RE = re.compile(r"[A-Za-z]{3,}")
@@ -274,7 +274,7 @@ def parse_quantity(s: object) -> Quantity | None:
     try:
         split = _split(s)
         if split is None:
-            return None
+            return _compound(s) if _COMPOUND_RE.match(s.strip()) else None
         num, unit = split
         ureg = _registry()
         if ureg is None:
@@ -284,6 +284,34 @@ def parse_quantity(s: object) -> Quantity | None:
         return _make(num.value, q, s)
     except Exception:  # noqa: BLE001 - pint raises many error types on odd unit text
         return None
+
+
+# "1 hour 30 minutes", "1 h 30 min", "5 ft 6 in", "2 hours and 15 minutes": one quantity in two or three
+# units of one dimension, each smaller than the one before
+_COMPOUND_PART = r"\d+(?:\.\d+)?\s*+[A-Za-z]{1,12}\.?"
+_COMPOUND_RE = re.compile(r"^" + _COMPOUND_PART + r"(?:,?\s++(?:and\s+)?" + _COMPOUND_PART + r"){1,2}$")
+_COMPOUND_SPLIT_RE = re.compile(r"(\d+(?:\.\d+)?)\s*+([A-Za-z]{1,12})\.?")
+
+
+def _compound(s: str) -> Quantity | None:
+    parts = [parse_quantity(f"{n} {u}") for n, u in _COMPOUND_SPLIT_RE.findall(s)]
+    if len(parts) < 2 or any(q is None or q.is_angle or "degree" in q.unit for q in parts):
+        return None
+    last = parts[-1]
+    total = Fraction(0)
+    previous: Fraction | None = None
+    for q in parts:
+        if q.dimensionality != last.dimensionality:
+            return None
+        one = convert(Quantity(1, q.unit, q.dimensionality), last.unit)
+        if one is None:
+            return None
+        factor = Fraction(one.magnitude).limit_denominator(10**6)
+        if previous is not None and factor >= previous:
+            return None  # "30 minutes 1 hour": not a quantity written largest unit first
+        previous = factor
+        total += Fraction(q.magnitude) * factor
+    return Quantity(total, last.unit, last.dimensionality, s)
 
 
 def _pint(q: Quantity, *, difference: bool = False) -> Any:
