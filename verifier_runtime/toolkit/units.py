@@ -217,7 +217,8 @@ def _unit_string(u: str) -> str | None:
 def has_unit(s: object) -> bool:
     """Cheap check (no pint): does ``s`` look like a number followed by a unit?"""
     split = _split(s) if isinstance(s, str) and len(s) <= MAX_ANSWER_CHARS else None
-    return split is not None or (isinstance(s, str) and len(s) <= 80 and bool(_COMPOUND_RE.match(s.strip())))
+    return split is not None or (isinstance(s, str) and len(s) <= 80 and bool(_COMPOUND_RE.match(s.strip()))
+                                 and _compound(s) is not None)
 
 
 _WORDY_RE = re.compile(r"[A-Za-z]{3,}")
