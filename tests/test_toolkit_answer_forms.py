@@ -431,3 +431,29 @@ def test_two_bounds_joined_by_and(text, equal_to):
 def test_no_interval_from_two_variables_or_an_empty_intersection():
     assert parse_interval_set("x > 1 and y < 2") is None and parse_interval_set("x < 1 and x > 2") is None
     assert final_commitment("$x > 1$ and $x < 3$").candidates == ("$x > 1$ and $x < 3$",)
+
+
+@pytest.mark.parametrize("a, b, equal", [
+    ("Fe3+", "Fe^{3+}", True), ("Fe2+", "Fe^{3+}", False), ("Cl-", "Cl^-", True), ("NH4+", "NH_4^+", True),
+    ("NH4+", "NH_4^{2+}", False), ("OH-", "OH^-", True),
+])
+def test_ion_charges_written_without_a_caret(a, b, equal):
+    from verifier_runtime.toolkit.text import identifiers_equal, parse_identifier
+
+    assert identifiers_equal(parse_identifier(a), parse_identifier(b)) is equal
+
+
+def test_an_ion_charge_is_no_dangling_operator():
+    assert judge("Which ion?", "Fe^{3+}", "Fe3+").correct is True
+    assert judge("What is 120 + 24?", "144", "120 + 24 +").correct is False
+
+
+@pytest.mark.parametrize("ref, question, aliases", [
+    ("H_2O", "What does the tap deliver?", ("water",)), ("carbon dioxide", "Which gas?", ("CO2",)),
+    ("SO_4^{2-}", "Which ion?", ("sulfate", "sulphate")), ("Co", "Which element is it?", ("cobalt",)),
+    ("Co", "What is it?", ()), ("Paris", "Which city?", ()),
+])
+def test_common_compounds_by_name_and_formula(ref, question, aliases):
+    from verifier_runtime.toolkit.text import element_aliases
+
+    assert element_aliases(ref, question) == aliases

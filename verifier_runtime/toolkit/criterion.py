@@ -593,7 +593,7 @@ def reference_aliases(ref: str, question: str = "") -> tuple[str, ...]:
     (``1984/2010``) when the question asks a plain-language count or year, not mathematics
     (:func:`numeric_aliases`)."""
     if "/" not in ref and ";" not in ref and "|" not in ref and " or " not in ref.lower():
-        element = element_aliases(ref, question) if len(ref) <= 16 else ()
+        element = element_aliases(ref, question) if len(ref) <= 40 else ()
         if element:  # "Na" and "sodium" (R6.1 keeps the symbol's case); not a writing the question gives
             element = tuple(e for e in element if not contains_answer(question, e))
         return (ref, *element) if element else (ref,)
@@ -898,7 +898,12 @@ def _dangling(text: str) -> bool:
         return False
     if "\\boxed" in t and _unclosed_box(t):
         return True  # "The answer is \\boxed{42": cut inside the box (R1.3)
+    if t[-1] in "+-" and _ION_END_RE.search(t[-16:]):
+        return False  # "Fe3+", "SO4^2-", "Cl-": an ion's charge, not an operator
     return t[-1] in _DANGLING_END or bool(_DANGLING_RE.search(t[-12:]))
+
+
+_ION_END_RE = re.compile(r"(?<![A-Za-z])(?:[A-Z][a-z]?\d*+)+(?:\^\{?)?\d*+[+-]\}?$")
 
 
 def _unclosed_box(t: str) -> bool:

@@ -341,17 +341,55 @@ _CHEMISTRY_RE = re.compile(r"\b(?:elements?|atoms?|atomic|metals?|chemical|perio
                            r"reactions?|electrons?|oxid\w*|gas|halogens?|noble|alkali)\b", re.IGNORECASE)
 
 
+# common compounds and ions by name and formula (a second name after a slash)
+_COMPOUNDS = {
+    "water": "H2O", "carbon dioxide": "CO2", "carbon monoxide": "CO", "sodium chloride": "NaCl", "ammonia": "NH3",
+    "methane": "CH4", "ozone": "O3", "hydrogen peroxide": "H2O2", "sulfuric acid/sulphuric acid": "H2SO4",
+    "hydrochloric acid/hydrogen chloride": "HCl", "nitric acid": "HNO3", "sodium hydroxide": "NaOH",
+    "potassium hydroxide": "KOH", "calcium carbonate": "CaCO3", "calcium hydroxide": "Ca(OH)2", "calcium oxide": "CaO",
+    "magnesium oxide": "MgO", "potassium chloride": "KCl", "sodium bicarbonate/sodium hydrogen carbonate": "NaHCO3",
+    "sodium carbonate": "Na2CO3", "glucose": "C6H12O6", "sucrose": "C12H22O11", "ethane": "C2H6", "propane": "C3H8",
+    "butane": "C4H10", "ethene/ethylene": "C2H4", "ethyne/acetylene": "C2H2", "benzene": "C6H6",
+    "sulfur dioxide/sulphur dioxide": "SO2", "sulfur trioxide/sulphur trioxide": "SO3", "nitrogen dioxide": "NO2",
+    "nitric oxide/nitrogen monoxide": "NO", "nitrous oxide/dinitrogen monoxide": "N2O", "hydrogen sulfide": "H2S",
+    "silicon dioxide/silica": "SiO2", "iron(iii) oxide/ferric oxide": "Fe2O3", "aluminium oxide/aluminum oxide": "Al2O3",
+    "copper(ii) sulfate/copper sulfate": "CuSO4", "silver nitrate": "AgNO3", "potassium permanganate": "KMnO4",
+    "sulfate/sulphate": "SO4^2-", "nitrate": "NO3^-", "carbonate": "CO3^2-", "hydroxide": "OH^-", "ammonium": "NH4^+",
+    "phosphate": "PO4^3-", "hydronium": "H3O^+", "chloride": "Cl^-", "bicarbonate/hydrogen carbonate": "HCO3^-",
+    "oxygen gas/dioxygen": "O2", "hydrogen gas/dihydrogen": "H2", "nitrogen gas/dinitrogen": "N2", "chlorine gas": "Cl2",
+}
+_FORMULA_OF = {name: f for names, f in _COMPOUNDS.items() for name in names.split("/")}
+_NAMES_OF_FORMULA: dict[str, tuple[str, ...]] = {}
+
+
+def _compound_names(formula: str) -> tuple[str, ...]:
+    """The names of a common compound or ion written as a formula ("H_2O" -> ("water",))."""
+    if not _NAMES_OF_FORMULA:
+        for names, f in _COMPOUNDS.items():
+            ident = parse_identifier(f)
+            if ident is not None:
+                _NAMES_OF_FORMULA[ident.text] = tuple(names.split("/"))
+    ident = parse_identifier(formula)
+    return _NAMES_OF_FORMULA.get(ident.text, ()) if ident is not None and ident.kind == "chemical_formula" else ()
+
+
 def element_aliases(ref: str, question: str) -> tuple[str, ...]:
-    """An element's other writings under a chemistry question: ``Na`` -> ("sodium",), "Sodium" ->
-    ("Na",), "aluminium" -> ("Al", "aluminum"); else ``()``."""
+    """An element's other writings under a chemistry question (``Na`` -> ("sodium",), "Sodium" ->
+    ("Na",), "aluminium" -> ("Al", "aluminum")) and a common compound's under any (``H_2O`` ->
+    ("water",), "carbon dioxide" -> ("CO2",)); else ``()``."""
     t = _unwrap_text_commands(ref.strip().strip("$").strip()) if "\\" in ref else ref.strip().strip("$").strip()
-    if not t or len(t) > 16 or not question or not _CHEMISTRY_RE.search(question):
+    if not t or len(t) > 40:
         return ()
+    formula = _FORMULA_OF.get(t.lower())
+    if formula is not None:
+        return (formula,)  # a compound's name and formula answer each other under any question
+    if t not in _NAMES_OF and t.lower() not in _SYMBOL_OF:
+        return _compound_names(t) if t not in _ELEMENTS else ()
+    if not question or not _CHEMISTRY_RE.search(question):
+        return ()  # an element only under a chemistry question: "Mercury" may be a planet, "No" an answer
     if t in _NAMES_OF:
         return _NAMES_OF[t]
-    sym = _SYMBOL_OF.get(t.lower())
-    if sym is None:
-        return ()
+    sym = _SYMBOL_OF[t.lower()]
     return (sym, *(n for n in _NAMES_OF[sym] if n != t.lower()))
 
 
@@ -401,7 +439,18 @@ def _split_charge(token: str) -> tuple[str, str] | None:
         return (token[: m.start()], charge) if charge else None
     if "^" in token:
         return None
+    m = _MONATOMIC_ION_RE.match(token)
+    if m and m.group("el") in _ELEMENTS:
+        return m.group("el"), _canonical_charge("", m.group("sign"), m.group("n"))  # "Fe3+" is Fe^{3+}
+    m = _BARE_SIGN_ION_RE.match(token)
+    if m and _formula_body_ok(m.group("body")):
+        return m.group("body"), "^" + m.group("sign")  # "Cl-", "NH4+": a single charge
     return token, ""
+
+
+# one element symbol, then a charge without a caret: "Fe3+", "Cu2+" (a polyatomic "NH4+" keeps its 4)
+_BARE_SIGN_ION_RE = re.compile(r"^(?P<body>(?:[A-Z][a-z]?\d*)+)(?P<sign>[+-])$")
+_MONATOMIC_ION_RE = re.compile(r"^(?P<el>[A-Z][a-z]?)(?P<n>[1-9])(?P<sign>[+-])$")
 
 
 def _formula_body_ok(body: str) -> bool:
