@@ -457,3 +457,15 @@ def test_common_compounds_by_name_and_formula(ref, question, aliases):
     from verifier_runtime.toolkit.text import element_aliases
 
     assert element_aliases(ref, question) == aliases
+
+
+def test_slashed_whole_numbers_are_alternatives_not_a_fraction():
+    q = "How many episodes are there in the third series?"
+    assert judge(q, "60/12", "5").correct is False
+    assert judge(q, "60/12", "There are 12 episodes.").correct is True
+    assert judge("What is 60 divided by 12?", "60/12", "5").correct is True  # mathematics: the quotient
+
+
+def test_a_label_in_another_case_in_a_list():
+    assert judge("Find every value of a.", "a=3, a=-1", "$A=3, a=-1$").correct is False
+    assert judge("Find every value of a.", "a=3, a=-1", "$a=-1, a=3$").correct is True

@@ -740,22 +740,27 @@ def _judge(x: Any) -> Judgment:
     ordinal = _ordinal_judgment(answer, ref)
     if ordinal is not None:
         return ordinal
-    j = compare_candidate(answer, ref, cues, x)
+    # "60/12" for "how many episodes ...?": two alternatives, not the fraction 5 (R6.4)
+    alternatives = numeric_aliases(ref, x.question) if "/" in ref else ()
+    j = compare_candidate(answer, ref, cues, x) if not alternatives else None
     if j is None or not j.correct:
-        aliases = reference_aliases(ref, x.question)
+        aliases = alternatives or reference_aliases(ref, x.question)
         for alias in aliases[1 if len(aliases) == 1 else 0:]:
             ja = compare_candidate(answer, alias, cues, x)
             if ja is not None and ja.correct:
                 return Judgment(True, ja.reason)
+            if alternatives and j is None:
+                j = ja
     if j is not None and j.correct:
         return j
-    if j is None and _HAS_VALUE_RE.search(answer):  # the whole answer is prose: the value its sentence states
+    if (j is None or alternatives) and _HAS_VALUE_RE.search(answer):  # prose: the value its sentence states
         for sv in statement_values(answer, percent="%" in ref or "percent" in ref.lower()):
-            js = compare_candidate(sv, ref, cues, x)
-            if js is not None and js.correct:
-                return js
-            if js is not None and j is None:
-                j = js
+            for target in alternatives or (ref,):
+                js = compare_candidate(sv, target, cues, x)
+                if js is not None and js.correct:
+                    return js
+                if js is not None and j is None:
+                    j = js
     if j is not None:
         return j
     return _text(answer, ref, x, cues)
@@ -859,6 +864,22 @@ def _empty_set(text: str) -> bool:
 
 
 _LABELLED_SPLIT_RE = re.compile(r"\s*+(?:,|;|\band\b|\\text\{\s*and\s*\})\s*+")
+
+
+def _label_case_differs(cands: list[str], ref: str) -> bool:
+    """A candidate's label is one of the reference's labels in another case only (``A`` for ``a``)."""
+    if len(ref) > 300:
+        return False
+    ref_labels = {lab for lab, _ in (strip_label(p.strip("$ ")) for p in _LABELLED_SPLIT_RE.split(ref.strip().strip("$")))
+                  if lab is not None}
+    if not ref_labels:
+        return False
+    folded = {lab.casefold() for lab in ref_labels}
+    for cand in cands:
+        lab = strip_label(cand.strip("$ "))[0]
+        if lab is not None and lab not in ref_labels and lab.casefold() in folded:
+            return True
+    return False
 
 
 def _labelled_values(ref: str) -> list[str] | None:
@@ -1018,6 +1039,8 @@ def _assignment_asked(cands: list[str], cues: Cues | None) -> str | None:
 
 def _compare_lists(cands: list[str], x: Any, cues: Cues | None, *, ordered_answer: bool) -> Judgment:
     """Several answers where several are asked: as a set, or in order where order is asked."""
+    if "=" in (x.ref or "") and _label_case_differs(cands, x.ref):
+        return Judgment(False, "differ:case")  # "A = 2, a = 3" for "a = 2, a = 3": another unknown (R6.1)
     ref_vals = list(reference_values(x.ref or "", cues))
     pr = x.parsed_ref
     if len(ref_vals) == 1 and pr is not None and pr.kind in ("set", "tuple"):
