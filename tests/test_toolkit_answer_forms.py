@@ -469,3 +469,36 @@ def test_slashed_whole_numbers_are_alternatives_not_a_fraction():
 def test_a_label_in_another_case_in_a_list():
     assert judge("Find every value of a.", "a=3, a=-1", "$A=3, a=-1$").correct is False
     assert judge("Find every value of a.", "a=3, a=-1", "$a=-1, a=3$").correct is True
+
+
+def test_a_comma_after_no_digit_always_separates():
+    from verifier_runtime.toolkit.commit import split_candidates
+
+    assert split_candidates("30^\\circ,45^\\circ,105^\\circ")[0] == ("30^\\circ", "45^\\circ", "105^\\circ")
+    assert split_candidates("1,234")[0] == ("1,234",) and split_candidates("12{,}345")[0] == ("12{,}345",)
+
+
+def test_years_and_seasons_joined_by_slashes_are_alternatives():
+    from verifier_runtime.toolkit.criterion import numeric_aliases
+
+    assert numeric_aliases("2015,/2015/2014\u201315/2016", "when did he win the award") == ("2015", "2014\u201315", "2016")
+    assert numeric_aliases("2015/2016", "What fraction is it?") == ()
+
+
+@pytest.mark.parametrize("response, correct", [
+    ("Final Answer: False. On second thought, it is True.", True), ("Answer: False. Wait, that is wrong: it is True.", True),
+    ("Answer: True. Wait, that is wrong: it is False.", False), ("Final Answer: False. Wait, that is right.", False),
+])
+def test_a_correction_lands_on_a_boolean(response, correct):
+    assert judge("True or false?", "True", response).correct is correct
+
+
+def test_an_option_text_with_math_and_a_letter_text_mismatch():
+    q = "Which maps it? (A) a rotation by $90^\\circ$ (B) a reflection about the line $y = x$ (C) a translation"
+    assert judge(q, "B", "The answer is a reflection about the line $y = x$.").correct is True
+    assert judge(q, "B", "The answer is (B) a rotation by $90^\\circ$.").correct is False
+    q2 = "Two points: (a) $(1, 0.5)$, (b) $(2, 0.25)$, which one lies on the curve?"
+    from verifier_runtime.toolkit.choices import parse_options
+
+    assert parse_options(q2) == {"A": "$(1, 0.5)$", "B": "$(2, 0.25)$"}
+    assert judge(q2, "a", "The answer is (a) $(2, 0.25)$.").correct is False

@@ -104,7 +104,8 @@ def _drop_trailing_joiner(chunk: str) -> str:
     return chunk
 
 
-_TRAILING_QUESTION_RE = re.compile(r"(?<=[.;])[^\S\n]++[A-Z][^.?!\n]{0,200}\?[^\S\n]*$")
+_TRAILING_QUESTION_RE = re.compile(r"(?<=[.;])[^\S\n]++[A-Z][^.?!\n]{0,200}\?[^\S\n]*$"
+                                   r"|(?<=\S),[^\S\n]++(?:which|what|who|how|where|when|why)\b[^.?!\n]{0,200}\?[^\S\n]*$")
 
 
 def _option_texts(text: str, run: list[tuple[int, int, int]]) -> dict[str, str]:

@@ -36,7 +36,7 @@ from verifier_runtime.toolkit.extract import (
     extract_final_answer,
     find_boxed,
 )
-from verifier_runtime.toolkit.text import NOT_EQUAL_RE, CaseFolded, fold_in_place, marker_matches
+from verifier_runtime.toolkit.text import NOT_EQUAL_RE, CaseFolded, fold_in_place, marker_matches, parse_bool
 
 __all__ = ["Commitment", "commitment_of", "final_commitment", "final_statement", "option_marker", "split_candidates",
            "strip_label"]
@@ -148,7 +148,10 @@ _MAX_VALUE_WORDS = 8
 _HAS_MATH_RE = re.compile(r"[\d\\$^_=]")
 
 
-def _value_after(segment: str, *, bare: bool) -> str | None:
+_BOOLEAN_VALUES = frozenset({"true", "false", "yes", "no", "correct", "incorrect"})
+
+
+def _value_after(segment: str, *, bare: bool, boolean: bool = False) -> str | None:
     """The answer a correction states right after itself, or ``None``. ``bare``: a value standing
     alone after the correction ("Wait, no: 6.") counts too (strong corrections only)."""
     seg = segment[:400]
@@ -176,8 +179,9 @@ def _value_after(segment: str, *, bare: bool) -> str | None:
     if best is None:
         return None
     value = best[1]
-    if value.lower().strip(" .,!") in _NOT_A_VALUE:
-        return None
+    word = value.lower().strip(" .,!")
+    if word in _NOT_A_VALUE and not (boolean and word in _BOOLEAN_VALUES):
+        return None  # "that's right" confirms; "it is True" answers where the answer was a boolean
     if len(value.split()) > _MAX_VALUE_WORDS and not _HAS_MATH_RE.search(value):
         return None
     return value
@@ -236,7 +240,8 @@ def _apply_corrections(answer: str | None, text: str) -> tuple[str | None, list[
     for k, (_start, end, strong) in enumerate(marks):
         nxt = marks[k + 1][0] if k + 1 < len(marks) else len(text)
         segment = text[end:nxt] if strong else text[end : min(nxt, end + 120)]
-        value = _value_after(segment, bare=strong)
+        value = _value_after(segment, bare=strong,
+                             boolean=parse_bool(current or answer or "") is not None if (current or answer) else False)
         if value is None and not strong:
             value = _soft_bare_value(segment, current or answer, text[:_start])
         if value is not None and value.lower().startswith("not "):
@@ -410,7 +415,8 @@ def _is_mathy(body: str) -> bool:
     words = _LONG_WORD_RE.findall(_LATEX_WORD_RE.sub(" ", re.sub(r"\\text\s*\{[^{}]*\}", " ", body)))
     return all(w.lower() in _MATH_WORDS for w in words)
 # A list comma: not a thousands separator (``1,234``, ``12,\!345``, ``12{,}345``); a comma and a space always split.
-_LIST_COMMA_RE = re.compile(r"(?<!\{),(?!\s*(?:\\[!,;: ])?\s*\d{3}(?:\D|$))\s*|,\s+(?!\\[!,])")
+# (a comma after no digit always splits: "45^\\circ,105^\\circ" is two angles)
+_LIST_COMMA_RE = re.compile(r"(?<![{\d]),\s*|(?<!\{),(?!\s*(?:\\[!,;: ])?\s*\d{3}(?:\D|$))\s*|,\s+(?!\\[!,])")
 _HEDGE_LEAD_RE = re.compile(
     r"^(?:(?:i\s+think|i\s+believe|i\s+guess|probably|maybe|perhaps|possibly|likely|most\s+likely|presumably|"
     r"apparently)[\s,]+)+",

@@ -610,6 +610,8 @@ def reference_aliases(ref: str, question: str = "") -> tuple[str, ...]:
 
 _WORDY_RE = re.compile(r"[^\W\d_]{2,}")
 _INTEGER_SLASHES_RE = re.compile(r"^\s*\d{1,6}(?:\s*/\s*\d{1,6})+\s*$")
+_YEAR_PART = r"\d{3,4}(?:\s*[-\u2013]\s*\d{2,4})?\s*,?"
+_YEAR_SLASHES_RE = re.compile(r"^\s*" + _YEAR_PART + r"(?:\s*/\s*" + _YEAR_PART + r")+\s*$")
 _PLAIN_COUNT_QUESTION_RE = re.compile(
     r"^\s*(?:when|what\s+year|in\s+what\s+year|which\s+year|in\s+which\s+year|how\s+many|how\s+old|how\s+long|"
     r"what\s+number|how\s+much)\b",
@@ -623,7 +625,10 @@ def numeric_aliases(ref: str, question: str = "") -> tuple[str, ...]:
     year or a count (no mathematics in it); three numbers or more are always alternatives. Else
     ``()`` (``3/4`` to "what fraction ..." is a quotient)."""
     if not _INTEGER_SLASHES_RE.match(ref):
-        return ()
+        if not _YEAR_SLASHES_RE.match(ref) or not _PLAIN_COUNT_QUESTION_RE.match(question or ""):
+            return ()
+        # "2015,/2015/2014\u201315/2016" to "when did ...": years and seasons, a stray comma dropped
+        return tuple(dict.fromkeys(p.strip().rstrip(",").strip() for p in ref.split("/") if p.strip().rstrip(",")))
     parts = tuple(p.strip() for p in ref.split("/"))
     if len(parts) >= 3:
         return parts
@@ -707,6 +712,9 @@ def _judge(x: Any) -> Judgment:
         return Judgment(False, "negation:reference_negated" if ref_rejected else "negation:only_negated")
     if options or _is_letter(ref):
         j = _choice(answer, ref, options, cues)
+        if j is None and options and info is not None and info.answer and info.answer != answer and not c.several:
+            # "The coefficient of $x^2.$": an option's text, whole
+            j = _choice(strip_math_delimiters(info.answer.strip()), ref, options, cues)
         if j is not None:
             return j
         if options and not (cues is not None and cues.several) and len(_letters_named(answer, options)) > 1:
@@ -1149,19 +1157,28 @@ def _choice(answer: str, ref: str, options: dict[str, str], cues: Cues | None) -
     want = parse_choice(ref, options or None)
     if want is None:
         return None
+    lt = letter_and_text(answer) if options else None
+    if lt is not None and lt[0] in options:
+        other = parse_choice(lt[1], options) or _option_by_value(lt[1], options, cues) or _option_as_written(lt[1], options)
+        if other is not None and other != lt[0]:
+            return Judgment(False, "differ:choice_letter_text_disagree")  # "(C) <the text of E>"
     got = parse_choice(answer, options or None)
     if got is None and options:
-        lt = letter_and_text(answer)
-        if lt is not None and lt[0] in options:
-            other = parse_choice(lt[1], options) or _option_by_value(lt[1], options, cues)
-            if other is not None and other != lt[0]:
-                return Judgment(False, "differ:choice_letter_text_disagree")  # "(C) <the text of E>"
         got = _option_by_value(answer, options, cues)
     if got is None:
         if options and _mentions_other_letter(answer, want):
             return Judgment(False, "differ:choice")
         return None  # not a choice: compare by value (an option's value written another way)
     return Judgment(got == want, "equal:choice" if got == want else "differ:choice")
+
+
+def _option_as_written(text: str, options: dict[str, str]) -> str | None:
+    """The one option written as ``text``, math delimiters and spaces aside (``\\( ... \\)``)."""
+    key = _squash(strip_math_delimiters(text.strip()))
+    if not key:
+        return None
+    hits = [k for k, v in options.items() if v and _squash(strip_math_delimiters(v.strip())) == key]
+    return hits[0] if len(hits) == 1 else None
 
 
 def _option_by_value(answer: str, options: dict[str, str], cues: Cues | None) -> str | None:
