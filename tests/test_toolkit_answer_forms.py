@@ -502,3 +502,23 @@ def test_an_option_text_with_math_and_a_letter_text_mismatch():
 
     assert parse_options(q2) == {"A": "$(1, 0.5)$", "B": "$(2, 0.25)$"}
     assert judge(q2, "a", "The answer is (a) $(2, 0.25)$.").correct is False
+
+
+def test_a_value_ruled_out_is_negated():
+    c = final_commitment("n = 5 is not a solution.")
+    assert c.answer is None and c.negated == ("n = 5",)
+    assert final_commitment("n = 5 is not a solution, so n = 6.").answer == "n = 6"
+
+
+@pytest.mark.parametrize("question, ref, response, correct", [
+    ("Find the antiderivative of $x^2$.", "\\frac{x^3}{3} + C", "$\\frac{1}{3}x^3 + K$", True),
+    ("Evaluate $\\int 2x\\,dx$.", "x^2 + C", "$x^2 + c$", True),
+    ("Find the sum with the constant K.", "2 + C", "2 + K", False),
+    ("Compute the limit.", "\\text{DNE}", "The limit does not exist.", True),
+    ("Compute the limit.", "\\infty", "The limit is infinite.", True),
+    ("Compute the limit.", "-\\infty", "The limit is infinite.", False),
+    ("How many solutions?", "0", "There are no solutions.", True),
+    ("Solve the equation.", "0", "There are no solutions.", False),
+])
+def test_constants_of_integration_and_words_for_special_values(question, ref, response, correct):
+    assert judge(question, ref, response).correct is correct

@@ -273,6 +273,9 @@ _SUBJECT_NEGATED_RE = re.compile(
     re.IGNORECASE,
 )
 _MAX_NEGATED_WORDS = 4
+# "n = 5 is not a solution", "x = 3 is not a root": a value the answer rules out
+_NOT_A_SOLUTION_RE = re.compile(r"^(?P<v>[^\s,;](?:[^,;]{0,38}[^\s,;])?)\s+(?:is|are)\s+not\s+(?:a\s+|an\s+|the\s+)?"
+                                r"(?:valid\s+|real\s+|possible\s+)?(?:solution|root|answer|zero)s?$", re.IGNORECASE)
 _DOUBTED_PRONOUNS = frozenset({"it", "that", "this", "so", "it though", "that though"})
 # "Paris is incorrect; it is Lyon", "43 would be wrong. 42.", "I doubt it is Paris": a value put forward to be rejected
 _REJECTED_RE = re.compile(
@@ -326,6 +329,12 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
     negated: list[str] = []
     rejected: list[str] = []
     for clause in clauses:
+        ruled_out = _NOT_A_SOLUTION_RE.match(clause.strip())
+        if ruled_out is not None:  # "n = 5 is not a solution": the value ruled out
+            value = clean_answer(ruled_out.group("v"))
+            if value:
+                negated.append(value)
+            continue
         m = _NEGATED_RE.match(clause.strip())
         if m is None:
             r = _REJECTED_RE.match(clause.strip())

@@ -748,6 +748,9 @@ def _judge(x: Any) -> Judgment:
     ordinal = _ordinal_judgment(answer, ref)
     if ordinal is not None:
         return ordinal
+    special = _special_judgment(answer, ref, x.question or "")
+    if special is not None:
+        return special
     # "60/12" for "how many episodes ...?": two alternatives, not the fraction 5 (R6.4)
     alternatives = numeric_aliases(ref, x.question) if "/" in ref else ()
     j = compare_candidate(answer, ref, cues, x) if not alternatives else None
@@ -1172,6 +1175,23 @@ def _choice(answer: str, ref: str, options: dict[str, str], cues: Cues | None) -
     return Judgment(got == want, "equal:choice" if got == want else "differ:choice")
 
 
+# "+ C" ending an antiderivative or a general solution: the constant of integration
+_CONSTANT_END_RE = re.compile(r"(?<=[\s}])(?P<sign>[+-])\s*+(?P<name>C|K|c|C_\{?\d\}?|c_\{?\d\}?)\s*+\$?\s*+\.?\s*$")
+_INTEGRATION_RE = re.compile(r"antiderivative|integra|\\int\b|\u222b|general\s+solution|differential\s+equation",
+                             re.IGNORECASE)
+
+
+def _same_constant_name(answer: str, ref: str, question: str) -> str:
+    """R3.3: ``\\frac{x^3}{3} + K`` for ``\\frac{x^3}{3} + C``: the constant of integration under
+    another name is the same family of functions (the answer's constant renamed to the reference's)."""
+    mr, ma = _CONSTANT_END_RE.search(ref), _CONSTANT_END_RE.search(answer)
+    if mr is None or ma is None or ma.group("name") == mr.group("name") or not _INTEGRATION_RE.search(question):
+        return answer
+    if re.search(r"(?<![A-Za-z\\])" + re.escape(ma.group("name")) + r"(?![A-Za-z])", question):
+        return answer  # a constant the question itself names is no constant of integration
+    return answer[: ma.start("name")] + mr.group("name") + answer[ma.end("name") :]
+
+
 def _option_as_written(text: str, options: dict[str, str]) -> str | None:
     """The one option written as ``text``, math delimiters and spaces aside (``\\( ... \\)``)."""
     key = _squash(strip_math_delimiters(text.strip()))
@@ -1475,6 +1495,8 @@ def _quantity_conflicts(answer: str, cues: Cues | None) -> bool:
 def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element: bool) -> Judgment | None:
     if _quantity_conflicts(answer, cues):
         return Judgment(False, "differ:label")
+    if ref[-1:] in "CKc" and x is not None and x.question:
+        answer = _same_constant_name(answer, ref, x.question)
     if x is not None and not element and _is_letter(ref):
         options = x.options
         if options:
@@ -2024,6 +2046,46 @@ def _name_lists(answer: str, ref: str, cues: Cues | None) -> Judgment | None:
         return Judgment(True, "equal:set")
     return Judgment(False, "differ:missing_element" if set(got) < set(want) else "differ:set")
 
+
+
+# R4.1: answers that are no number but say what the value is
+_DNE_RE = re.compile(r"^(?:so\s+|thus\s+|hence\s+|therefore\s+)?(?:the\s+)?(?:[a-z]+\s+){0,3}?(?:dne|does\s+not\s+exist|"
+                     r"doesn'?t\s+exist|do(?:es)?\s+not\s+exist)$|^dne$|^no\s+limit$", re.IGNORECASE)
+_INFINITE_RE = re.compile(r"^(?:so\s+|thus\s+|hence\s+|therefore\s+)?(?:the\s+)?(?:[a-z]+\s+){0,3}?(?:is|are)\s+"
+                          r"(?:positive\s+)?infinite$|^there\s+(?:are|is)\s+infinitely\s+many(?:\s+[a-z]+){0,3}$"
+                          r"|^infinitely\s+many(?:\s+[a-z]+){0,3}$", re.IGNORECASE)
+_NONE_COUNT_RE = re.compile(r"^(?:there\s+(?:are|is|exist)\s+)?no\s+(?:real\s+|such\s+|possible\s+|integer\s+)?"
+                            r"(?:solutions?|roots?|values?|ways?|numbers?|integers?|pairs?|triangles?|points?)"
+                            r"(?:\s+[a-z]+){0,3}$", re.IGNORECASE)
+_COUNT_ASKED_RE = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", re.IGNORECASE)
+
+
+def _special_text(text: str) -> str:
+    t = text.strip().strip("$").strip()
+    if "\\" in t:
+        t = re.sub(r"\\(?:text|mathrm|textbf|operatorname)\s*\{([^{}]*)\}", r"\1", t).strip()
+    return t.rstrip(".!").strip()
+
+
+def _special_judgment(answer: str, ref: str, question: str) -> Judgment | None:
+    """"The limit does not exist." for DNE, "There are infinitely many solutions." for \\infty,
+    "There are no solutions." for a count of 0 (a count asked); ``None`` where neither side is such
+    an answer."""
+    if len(answer) > 120 or len(ref) > 60:
+        return None
+    a, r = _special_text(answer), _special_text(ref)
+    if _DNE_RE.match(r):
+        return Judgment(True, "equal:text") if _DNE_RE.match(a) else None
+    if _DNE_RE.match(a):
+        return Judgment(False, "differ:text") if parse_number(r) is not None or r in ("\\infty", "+\\infty", "\u221e") else None
+    if _INFINITE_RE.match(a):
+        if r in ("\\infty", "+\\infty", "\u221e"):
+            return Judgment(True, "equal:infinity")
+        return Judgment(False, "differ:infinity") if parse_number(r) is not None else None
+    if _NONE_COUNT_RE.match(a) and _COUNT_ASKED_RE.search(question):
+        n = parse_number(r)
+        return Judgment(n.value == 0, "equal:number" if n.value == 0 else "differ:number") if n is not None else None
+    return None
 
 
 def _ordinal_judgment(answer: str, ref: str) -> Judgment | None:
