@@ -522,3 +522,26 @@ def test_a_value_ruled_out_is_negated():
 ])
 def test_constants_of_integration_and_words_for_special_values(question, ref, response, correct):
     assert judge(question, ref, response).correct is correct
+
+
+@pytest.mark.parametrize("text", ["19th century", "1920s", "1800's", "5th"])
+def test_ordinals_and_decades_are_no_quantities(text):
+    assert parse_quantity(text) is None
+
+
+@pytest.mark.parametrize("a, b, same", [
+    ("World War II", "World War 2", True), ("Henry VIII", "Henry the Eighth", True), ("Henry VIII", "Henry VII", False),
+    ("Saint Petersburg", "St. Petersburg", True), ("Martin Luther King Jr.", "Dr. Martin Luther King, Jr.", True),
+    ("World War I", "World War II", False),
+])
+def test_name_keys(a, b, same):
+    from verifier_runtime.toolkit.criterion import _name_key_words
+
+    assert (_name_key_words(a) == _name_key_words(b)) is same
+
+
+def test_dates_in_other_orders_and_case_still_counts():
+    assert judge("When?", "July 4, 1776", "1776-07-04").correct is True
+    assert judge("When?", "July 4, 1776", "4 July 1776").correct is True
+    assert judge("When?", "July 4, 1776", "July 5, 1776").correct is False
+    assert judge("Which element?", "Co", "CO").correct is False  # the name key never overrides case

@@ -2088,6 +2088,37 @@ def _special_judgment(answer: str, ref: str, question: str) -> Judgment | None:
     return None
 
 
+_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10, "xi": 11,
+          "xii": 12, "xiii": 13, "xiv": 14, "xv": 15, "xvi": 16, "xvii": 17, "xviii": 18, "xix": 19, "xx": 20}
+_ABBREVIATED = {"st": "saint", "mt": "mount", "ft": "fort"}
+_HONORIFICS = frozenset({"dr", "mr", "mrs", "ms", "sir", "prof", "professor", "the"})
+_KEY_WORD_RE = re.compile(r"[^\W_]+")
+_HAS_NAME_WORD_RE = re.compile(r"[A-Za-z]{3,}")  # a name has a word: "|x|" and "x" are mathematics
+
+
+def _name_key_words(text: str) -> str | None:
+    """R6.4: a name's words with its numbering as numbers and its abbreviations spelt out: "World
+    War II", "World War 2" -> ``world war 2``; "Henry the Eighth" -> ``henry 8``; "St. Petersburg"
+    -> ``saint petersburg``; "Dr. Martin Luther King, Jr." -> ``martin luther king jr``. ``None``
+    for text with no letters or more than twelve words."""
+    words = _KEY_WORD_RE.findall(text.lower())
+    if not words or len(words) > 12 or not any(ch.isalpha() for w in words for ch in w):
+        return None
+    out = []
+    for k, w in enumerate(words):
+        if k == 0 and w in _HONORIFICS and len(words) > 1:
+            continue  # "Dr. ...", "The ..."
+        if w in _ABBREVIATED:
+            w = _ABBREVIATED[w]
+        elif k > 0 and w in _ROMAN and (w != "i" or k == len(words) - 1):
+            w = str(_ROMAN[w])  # a numbering after a name ("Henry VIII", "World War I")
+        elif k > 0 and out and out[-1] == "the" and parse_ordinal(w) is not None:
+            out.pop()
+            w = str(parse_ordinal(w))  # "Henry the Eighth"
+        out.append(w)
+    return " ".join(out)
+
+
 def _ordinal_judgment(answer: str, ref: str) -> Judgment | None:
     """R4.1: an ordinal reference ("3rd", "third") against the one ordinal the answer states, in
     words or as a numeral ("She finished third."); ``None`` where the reference is no ordinal or
@@ -2195,6 +2226,9 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
         return Judgment(False, "differ:case")  # "atgc" for the strand ATGC: the letters are residues
     if date_conflicts(answer, ref):
         return Judgment(False, "differ:date")  # "July 10, 1979" for 21 July 1979, whatever year they share
+    ref_dates = full_dates(ref) if len(ref) <= 60 else set()
+    if len(ref_dates) == 1 and len(answer.split()) <= _SHORT_STATEMENT_WORDS and full_dates(answer) == ref_dates:
+        return Judgment(True, "equal:date")  # "4 July 1776", "1776-07-04" for July 4, 1776
     aliases = reference_aliases(ref, x.question if x is not None else "")
     case_miss = False
     for alias in aliases:
@@ -2203,6 +2237,10 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 case_miss = True  # another accepted spelling may still match
                 continue
             return Judgment(True, "equal:text" if len(aliases) == 1 else "equal:alias")
+    key = (_name_key_words(ref) if len(ref) <= 60 and not _case_carrying(ref) and "\\" not in ref
+           and _HAS_NAME_WORD_RE.search(ref) and _HAS_NAME_WORD_RE.search(answer) else None)
+    if key and key == _name_key_words(answer):
+        return Judgment(True, "equal:text")  # "World War 2" for World War II, "St. Petersburg" for Saint Petersburg
     if case_miss:
         return Judgment(False, "differ:case")
     named = _name_lists(answer, ref, cues)

@@ -516,7 +516,7 @@ def parse_interval_set(s: object) -> IntervalSet | None:
 
 # "x > 1 and x < 2", "x \\ge 0 \\land x \\le 5": two bounds on one variable, both holding
 _AND_RE = re.compile(r"(?<!\s)\s*+(?:,\s*+)?(?:\band\b|\\land(?![A-Za-z])|\\wedge(?![A-Za-z])|\\text\{\s*and\s*\})\s*+")
-_VARIABLE_RE = re.compile(r"(?<![A-Za-z\\])[A-Za-z](?![A-Za-z])")
+_ONE_LETTER_RE = re.compile(r"(?<![A-Za-z\\])[A-Za-z](?![A-Za-z])")
 
 
 def is_both_bounds(s: str) -> bool:
@@ -529,7 +529,7 @@ def _both_bounds(t: str) -> Interval | None:
     pieces = [strip_math_delimiters(p.strip().strip("$").strip()) for p in _AND_RE.split(t)]
     if len(pieces) != 2:
         return None
-    names = [set(_VARIABLE_RE.findall(p)) for p in pieces]
+    names = [set(_ONE_LETTER_RE.findall(p)) for p in pieces]
     if len(names[0]) != 1 or names[0] != names[1]:
         return None  # "x > 1 and y < 2": two unknowns
     a, b = _one_interval(pieces[0]), _one_interval(pieces[1])

@@ -225,6 +225,10 @@ _WORDY_RE = re.compile(r"[A-Za-z]{3,}")
 _WHOLE_TEXT_RE = re.compile(r"^\\(?:text|textbf|textrm|mathrm|mathbf)\s*\{([^{}]*)\}$")
 
 
+# digits followed at once by an ordinal suffix ("19th"), or a year ending in 0 by "s" ("1920s", "1800's")
+_NOT_A_UNIT_RE = re.compile(r"(?:st|nd|rd|th)\b|(?<=\d\d\d0)'?s\b")
+
+
 # has_unit, parse_quantity and the form checks all split the same answer: it is split once
 @memoize_text()
 def _split(s: str) -> tuple[Number, str] | None:
@@ -245,6 +249,8 @@ def _split(s: str) -> tuple[Number, str] | None:
     m = _FRAC_PREFIX.match(t) or _NUM_PREFIX.match(t)
     if not m or not m.group("num").strip() or not m.group("rest").strip():
         return None
+    if _NOT_A_UNIT_RE.match(t, m.start("rest")) and t[m.start("rest") - 1 : m.start("rest")].isdigit():
+        return None  # "19th century" is an ordinal, "1920s" a decade: no thou, no seconds
     num = parse_number(m.group("num").strip())
     if num is None:
         return None
