@@ -545,3 +545,9 @@ def test_dates_in_other_orders_and_case_still_counts():
     assert judge("When?", "July 4, 1776", "4 July 1776").correct is True
     assert judge("When?", "July 4, 1776", "July 5, 1776").correct is False
     assert judge("Which element?", "Co", "CO").correct is False  # the name key never overrides case
+
+
+def test_j_as_the_imaginary_unit_only_where_it_is_the_only_letter():
+    assert judge("Compute.", "4-2i", "$4 - 2j$").correct is True
+    assert judge("Compute.", "4-2i", "$4 + 2j$").correct is False
+    assert judge("Simplify.", "x+2i", "$x + 2j$").correct is False

@@ -1181,6 +1181,15 @@ _INTEGRATION_RE = re.compile(r"antiderivative|integra|\\int\b|\u222b|general\s+s
                              re.IGNORECASE)
 
 
+def _letters(text: str) -> set[str]:
+    """The letters of a formula outside LaTeX commands (``\\frac{3}{2} + 3j`` -> {"j"})."""
+    return set(_ANY_LETTER_RE.findall(_LATEX_COMMAND_RE.sub(" ", text))) if len(text) <= 80 else {"?"}
+
+
+_LATEX_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+_ANY_LETTER_RE = re.compile(r"[A-Za-z]")
+
+
 def _same_constant_name(answer: str, ref: str, question: str) -> str:
     """R3.3: ``\\frac{x^3}{3} + K`` for ``\\frac{x^3}{3} + C``: the constant of integration under
     another name is the same family of functions (the answer's constant renamed to the reference's)."""
@@ -1497,6 +1506,8 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
         return Judgment(False, "differ:label")
     if ref[-1:] in "CKc" and x is not None and x.question:
         answer = _same_constant_name(answer, ref, x.question)
+    if "j" in answer and "i" in ref and _letters(answer) == {"j"} and _letters(ref) == {"i"}:
+        answer = answer.replace("j", "i")  # R4.1: "2 + 3j" writes the imaginary unit as engineers do
     if x is not None and not element and _is_letter(ref):
         options = x.options
         if options:
@@ -2115,6 +2126,10 @@ def _name_key_words(text: str) -> str | None:
         elif k > 0 and out and out[-1] == "the" and parse_ordinal(w) is not None:
             out.pop()
             w = str(parse_ordinal(w))  # "Henry the Eighth"
+        elif w[:1].isdigit() and parse_ordinal(w) is not None:
+            w = str(parse_ordinal(w))  # "19th century"
+        elif k == 1 and words[0] == "the" and parse_ordinal(w) is not None:
+            w = str(parse_ordinal(w))  # "the nineteenth century"
         out.append(w)
     return " ".join(out)
 
