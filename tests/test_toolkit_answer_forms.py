@@ -551,3 +551,13 @@ def test_j_as_the_imaginary_unit_only_where_it_is_the_only_letter():
     assert judge("Compute.", "4-2i", "$4 - 2j$").correct is True
     assert judge("Compute.", "4-2i", "$4 + 2j$").correct is False
     assert judge("Simplify.", "x+2i", "$x + 2j$").correct is False
+
+
+@pytest.mark.parametrize("a, b, same", [
+    ("United States", "USA", True), ("United States", "UK", False), ("World War II", "WWII", True),
+    ("World War I", "the Second World War", False), ("gray", "Grey", True), ("New York City", "NYC", True),
+])
+def test_short_names_wars_and_spellings_in_the_name_key(a, b, same):
+    from verifier_runtime.toolkit.criterion import _name_key_words
+
+    assert (_name_key_words(a) == _name_key_words(b)) is same

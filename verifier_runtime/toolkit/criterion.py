@@ -2104,6 +2104,19 @@ _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii":
 _ABBREVIATED = {"st": "saint", "mt": "mount", "ft": "fort"}
 _HONORIFICS = frozenset({"dr", "mr", "mrs", "ms", "sir", "prof", "professor", "the"})
 _KEY_WORD_RE = re.compile(r"[^\W_]+")
+_WAR_NAMES = ((re.compile(r"\bww\s*(?:ii|2)\b|\b(?:the\s+)?second\s+world\s+war\b"), "world war 2"),
+              (re.compile(r"\bww\s*(?:i|1)\b|\b(?:the\s+)?first\s+world\s+war\b"), "world war 1"))
+_SHORT_NAMES = {name: key for key, names in (
+    ("united states", ("usa", "us", "u s", "u s a", "united states", "united states of america", "america")),
+    ("united kingdom", ("uk", "u k", "united kingdom", "united kingdom of great britain and northern ireland")),
+    ("soviet union", ("ussr", "soviet union", "union of soviet socialist republics")),
+    ("united arab emirates", ("uae", "united arab emirates")),
+    ("new york city", ("nyc", "new york city")), ("los angeles", ("la", "los angeles")),
+    ("washington dc", ("dc", "d c", "washington dc", "washington d c")),
+) for name in names}
+_US_SPELLING = {"grey": "gray", "colour": "color", "colours": "colors", "centre": "center", "metre": "meter",
+                "metres": "meters", "litre": "liter", "litres": "liters", "theatre": "theater",
+                "favourite": "favorite", "organisation": "organization", "programme": "program"}
 _HAS_NAME_WORD_RE = re.compile(r"[A-Za-z]{3,}")  # a name has a word: "|x|" and "x" are mathematics
 
 
@@ -2111,10 +2124,20 @@ def _name_key_words(text: str) -> str | None:
     """R6.4: a name's words with its numbering as numbers and its abbreviations spelt out: "World
     War II", "World War 2" -> ``world war 2``; "Henry the Eighth" -> ``henry 8``; "St. Petersburg"
     -> ``saint petersburg``; "Dr. Martin Luther King, Jr." -> ``martin luther king jr``. ``None``
-    for text with no letters or more than twelve words."""
-    words = _KEY_WORD_RE.findall(text.lower())
+    for text with no letters or more than twelve words. Also the usual short names of a few
+    countries and cities ("USA", "UK", "NYC"), the world wars ("WWII", "the Second World War")
+    and British spellings of a few words ("grey", "colour", "centre")."""
+    low = text.lower()
+    if "w" in low:
+        for rx, repl in _WAR_NAMES:
+            low = rx.sub(repl, low)
+    words = _KEY_WORD_RE.findall(low)
     if not words or len(words) > 12 or not any(ch.isalpha() for w in words for ch in w):
         return None
+    whole = " ".join(w for w in words if w != "the")
+    if whole in _SHORT_NAMES:
+        return _SHORT_NAMES[whole]
+    words = [_US_SPELLING.get(w, w) for w in words]
     out = []
     for k, w in enumerate(words):
         if k == 0 and w in _HONORIFICS and len(words) > 1:
@@ -2253,7 +2276,7 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 continue
             return Judgment(True, "equal:text" if len(aliases) == 1 else "equal:alias")
     key = (_name_key_words(ref) if len(ref) <= 60 and not _case_carrying(ref) and "\\" not in ref
-           and _HAS_NAME_WORD_RE.search(ref) and _HAS_NAME_WORD_RE.search(answer) else None)
+           and _HAS_NAME_WORD_RE.search(ref) else None)
     if key and key == _name_key_words(answer):
         return Judgment(True, "equal:text")  # "World War 2" for World War II, "St. Petersburg" for Saint Petersburg
     if case_miss:
