@@ -561,3 +561,11 @@ def test_short_names_wars_and_spellings_in_the_name_key(a, b, same):
     from verifier_runtime.toolkit.criterion import _name_key_words
 
     assert (_name_key_words(a) == _name_key_words(b)) is same
+
+
+@pytest.mark.parametrize("answer, ref, correct", [
+    ("$i + 2j + 3k$", "\\langle 1, 2, 3 \\rangle", True), ("$\\hat{i} - 2\\hat{j}$", "(1, -2)", True),
+    ("$i + 2j - 3k$", "\\langle 1, 2, 3 \\rangle", False), ("$ij + k$", "\\langle 1, 2, 3 \\rangle", False),
+])
+def test_vectors_written_with_unit_vectors(answer, ref, correct):
+    assert judge("Find the vector.", ref, answer).correct is correct

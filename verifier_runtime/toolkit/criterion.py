@@ -1181,6 +1181,39 @@ _INTEGRATION_RE = re.compile(r"antiderivative|integra|\\int\b|\u222b|general\s+s
                              re.IGNORECASE)
 
 
+_UNIT_VECTOR_RE = re.compile(r"\\(?:mathbf|hat|vec|boldsymbol)\s*+\{\s*+([ijk])\s*+\}")
+
+
+def _unit_vector_tuple(answer: str, ref: str) -> str | None:
+    """A vector written with the unit vectors i, j, k (``\\mathbf{i} + 2\\mathbf{j} - \\hat{k}``,
+    ``i + 2j``) as the tuple of its components, where the reference is a vector of two or three;
+    ``None`` for anything else."""
+    if len(answer) > 160:
+        return None
+    pr = parse_answer(ref)
+    if pr is None or pr.kind not in ("tuple", "matrix"):
+        return None
+    size = len(pr.value.items) if pr.kind == "tuple" else None
+    if size not in (2, 3):
+        return None
+    t = _UNIT_VECTOR_RE.sub(r" \1 ", strip_math_delimiters(answer.strip()))
+    if not _letters(t) <= set("ijk"[:size]):
+        return None
+    from verifier_runtime.toolkit.latex.convert import _sympy, parse_expression
+
+    e = parse_expression(t, imaginary_unit=False)
+    if e is None:
+        return None
+    sp = _sympy()
+    units = [sp.Symbol(n) for n in "ijk"[:size]]
+    if not e.free_symbols or not e.free_symbols <= set(units):
+        return None
+    coeffs = [e.coeff(u) for u in units]
+    if any(c.free_symbols for c in coeffs) or sp.expand(e - sum(c * u for c, u in zip(coeffs, units, strict=True))) != 0:
+        return None  # "i j", "i^2": no linear combination of unit vectors
+    return "(" + ", ".join(sp.latex(c) for c in coeffs) + ")"
+
+
 def _letters(text: str) -> set[str]:
     """The letters of a formula outside LaTeX commands (``\\frac{3}{2} + 3j`` -> {"j"})."""
     return set(_ANY_LETTER_RE.findall(_LATEX_COMMAND_RE.sub(" ", text))) if len(text) <= 80 else {"?"}
@@ -1508,6 +1541,10 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
         answer = _same_constant_name(answer, ref, x.question)
     if "j" in answer and "i" in ref and _letters(answer) == {"j"} and _letters(ref) == {"i"}:
         answer = answer.replace("j", "i")  # R4.1: "2 + 3j" writes the imaginary unit as engineers do
+    if ("j" in answer or "k" in answer) and ("," in ref or "begin" in ref):
+        vector = _unit_vector_tuple(answer, ref)
+        if vector is not None:
+            answer = vector  # R4.4: "i + 2j + 3k" is the vector (1, 2, 3)
     if x is not None and not element and _is_letter(ref):
         options = x.options
         if options:
