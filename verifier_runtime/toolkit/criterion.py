@@ -930,12 +930,12 @@ def _dangling(text: str) -> bool:
         return False
     if "\\boxed" in t and _unclosed_box(t):
         return True  # "The answer is \\boxed{42": cut inside the box (R1.3)
-    if t[-1] in "+-" and _ION_END_RE.search(t[-16:]):
-        return False  # "Fe3+", "SO4^2-", "Cl-": an ion's charge, not an operator
+    if t[-1] in "+-":
+        ion = parse_identifier(t.split()[-1])
+        if ion is not None and ion.kind == "chemical_formula" and "^" in ion.text:
+            return False  # "Fe3+", "SO4^2-", "Cl-": an ion's charge, not an operator
     return t[-1] in _DANGLING_END or bool(_DANGLING_RE.search(t[-12:]))
 
-
-_ION_END_RE = re.compile(r"(?<![A-Za-z])(?:[A-Z][a-z]?\d*+)+(?:\^\{?)?\d*+[+-]\}?$")
 
 
 def _unclosed_box(t: str) -> bool:
@@ -2108,20 +2108,13 @@ _NONE_COUNT_RE = re.compile(r"^(?:there\s+(?:are|is|exist)\s+)?no\s+(?:real\s+|s
 _COUNT_ASKED_RE = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", re.IGNORECASE)
 
 
-def _special_text(text: str) -> str:
-    t = text.strip().strip("$").strip()
-    if "\\" in t:
-        t = re.sub(r"\\(?:text|mathrm|textbf|operatorname)\s*\{([^{}]*)\}", r"\1", t).strip()
-    return t.rstrip(".!").strip()
-
-
 def _special_judgment(answer: str, ref: str, question: str) -> Judgment | None:
     """"The limit does not exist." for DNE, "There are infinitely many solutions." for \\infty,
     "There are no solutions." for a count of 0 (a count asked); ``None`` where neither side is such
     an answer."""
     if len(answer) > 120 or len(ref) > 60:
         return None
-    a, r = _special_text(answer), _special_text(ref)
+    a, r = clean_answer(answer), clean_answer(ref)
     if _DNE_RE.match(r):
         return Judgment(True, "equal:text") if _DNE_RE.match(a) else None
     if _DNE_RE.match(a):
@@ -2165,7 +2158,7 @@ def _name_key_words(text: str) -> str | None:
     countries and cities ("USA", "UK", "NYC"), the world wars ("WWII", "the Second World War")
     and British spellings of a few words ("grey", "colour", "centre")."""
     low = text.lower()
-    if "w" in low:
+    if "war" in low or "ww" in low:
         for rx, repl in _WAR_NAMES:
             low = rx.sub(repl, low)
     words = _KEY_WORD_RE.findall(low)

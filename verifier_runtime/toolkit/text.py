@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from verifier_runtime.limits import MAX_ANSWER_CHARS, RESPONSE_TAIL_CHARS
 from verifier_runtime.toolkit._memo import memoize_text
@@ -359,18 +360,21 @@ _COMPOUNDS = {
     "oxygen gas/dioxygen": "O2", "hydrogen gas/dihydrogen": "H2", "nitrogen gas/dinitrogen": "N2", "chlorine gas": "Cl2",
 }
 _FORMULA_OF = {name: f for names, f in _COMPOUNDS.items() for name in names.split("/")}
-_NAMES_OF_FORMULA: dict[str, tuple[str, ...]] = {}
+@lru_cache(maxsize=1)
+def _names_of_formula() -> dict[str, tuple[str, ...]]:
+    """Canonical formula text -> names, built whole on first use (a thread sees it complete or not at all)."""
+    out = {}
+    for names, f in _COMPOUNDS.items():
+        ident = parse_identifier(f)
+        if ident is not None:
+            out[ident.text] = tuple(names.split("/"))
+    return out
 
 
 def _compound_names(formula: str) -> tuple[str, ...]:
     """The names of a common compound or ion written as a formula ("H_2O" -> ("water",))."""
-    if not _NAMES_OF_FORMULA:
-        for names, f in _COMPOUNDS.items():
-            ident = parse_identifier(f)
-            if ident is not None:
-                _NAMES_OF_FORMULA[ident.text] = tuple(names.split("/"))
     ident = parse_identifier(formula)
-    return _NAMES_OF_FORMULA.get(ident.text, ()) if ident is not None and ident.kind == "chemical_formula" else ()
+    return _names_of_formula().get(ident.text, ()) if ident is not None and ident.kind == "chemical_formula" else ()
 
 
 def element_aliases(ref: str, question: str) -> tuple[str, ...]:
