@@ -569,3 +569,52 @@ def test_short_names_wars_and_spellings_in_the_name_key(a, b, same):
 ])
 def test_vectors_written_with_unit_vectors(answer, ref, correct):
     assert judge("Find the vector.", ref, answer).correct is correct
+
+
+@pytest.mark.parametrize("question, unit", [
+    ("How many days will it take?", "days"), ("How many more minutes does Tom need?", "minutes"),
+    ("How many square feet is the room?", "square feet"), ("How many apples are left?", None),
+    ("How many units are sold?", None), ("How many degrees is angle A?", None),
+    ("How many miles per hour does it go?", None), ("How long is it, in metres? How many days?", "metres"),
+])
+def test_how_many_of_a_unit_asks_that_unit(question, unit):
+    from verifier_runtime.toolkit.cues import question_cues
+
+    assert question_cues(question).unit == unit
+
+
+@pytest.mark.parametrize("text, magnitude, unit", [
+    ("It will take 6 weeks.", 6, "week"), ("He ran 5 km.", 5, "kilometer"), ("She is 12 years old.", 12, "year"),
+    ("There are 6 apples.", None, None), ("There are 6 in total.", None, None), ("It is 6 or 7 days.", None, None),
+])
+def test_the_quantity_a_sentence_states(text, magnitude, unit):
+    from verifier_runtime.toolkit.units import quantity_in_sentence
+
+    q = quantity_in_sentence(text)
+    assert (q.magnitude, q.unit) == (magnitude, unit) if magnitude is not None else q is None
+
+
+@pytest.mark.parametrize("text, spread", [
+    ("40, give or take 5", True), ("40 plus or minus 3", True), ("40 +/- 2", True), ("40 +- 2", True),
+    ("It could be off by one.", True), ("x+-2", False), ("take 5 or give 3", False), ("the offset is 4", False),
+])
+def test_a_spread_in_words_is_a_plus_minus(text, spread):
+    from verifier_runtime.toolkit.structures import has_plus_minus
+
+    assert has_plus_minus(text) is spread
+
+
+@pytest.mark.parametrize("response, answer", [
+    ("The answer is 12. Hmm, or is it 14? I'll go with 14.", "14"), ("I'm going with $x = 3$.", "x = 3"),
+    ("The answer is 12. I'll pick 3 balls from the urn to check.", "12"), ("I'll stick with 7.", "7"),
+])
+def test_a_value_picked_last_is_the_answer(response, answer):
+    assert extract_final_answer(response).answer == answer
+
+
+def test_an_a_before_and_is_an_option_letter():
+    from verifier_runtime.toolkit.criterion import _letters_named
+
+    options = {"A": "1", "B": "2", "C": "3"}
+    assert _letters_named("Both A and B are correct.", options) == {"A", "B"}
+    assert _letters_named("A reactive metal, so C.", options) == {"C"}

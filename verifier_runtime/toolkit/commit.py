@@ -411,7 +411,7 @@ _MATH_WORDS = frozenset({
 _ANSWER_LEAD_RE = re.compile(
     r"^(?:so|thus|therefore|hence)?[\s,]*(?:the\s+)?(?:(?:final|possible|only|two|real|correct)\s+)*(?:answers?|solutions?|"
     r"roots?|zeros?|values?|results?|options?|choices?)"
-    r"(?:\s+(?:is|are|would\s+be)|\s*+[=:])\s*|^(?:it\s+is|it'?s|they\s+are|these\s+are)\s+",
+    r"(?:\s+(?:is|are|would\s+be)|\s*+[=:])\s*|^(?:it\s+is|it'?s|they\s+are|these\s+are|both)\s+",
     re.IGNORECASE,
 )
 
@@ -967,7 +967,7 @@ _ALT_BEFORE_RE = re.compile(
     r"(?P<v>" + _ALT_VALUE + r")\s++(?:(?:is|are|would\s+be|seems|looks)\s+)?(?:also|equally)\s+"
     r"(?:(?:quite|very|a)\s+)?(?:plausible|possible|correct|valid|likely|acceptable|an?\s+(?:option|possibility)|works)\b"
     r"|(?P<w>" + _ALT_VALUE + r")\s++(?:would|could|might|may|will|does|should)\s+(?:also|equally)\s+"
-    r"(?:work|do|fit|be\s+(?:plausible|possible|correct|valid|right|acceptable))\b",
+    r"(?:work|do|fit|be\s+(?:plausible|possible|correct|valid|right|acceptable|argued|defended|justified|the\s+answer))\b",
     re.IGNORECASE)
 _ALT_AFTER_RE = re.compile(
     r"\b(?:alternatively|otherwise)\b[\s,:]*(?:(?:it|the\s+answer|this)\s+(?:is|could\s+be|might\s+be|may\s+be|would\s+be)\s+)?"
@@ -997,6 +997,9 @@ _ALT_AFTER_RE = re.compile(
     # "12. (If the question meant inclusive, 14.)": another value under a condition, in parentheses
     r"|\(\s*+if\b[^().\n]{0,80}?,\s*+(?:then\s+)?(?:(?:it'?s|it\s+is|the\s+answer\s+is|it\s+would\s+be)\s+)?(?P<m>"
     + _ALT_VALUE + r")\s*+[.!]?\s*+\)"
+    # "12 (if inclusive) / 14 (if exclusive)": a value for each condition, each in parentheses
+    r"|\(\s*+(?:if|when|for)\b[^()\n]{0,60}\)\s*+(?:/|,|;|\bor\b|\band\b)\s*+(?P<q>" + _ALT_VALUE
+    + r")\s*+\(\s*+(?:if|when|for)\b"
     # "Note: if the last term is excluded, the sum is 40.": another value under a condition
     r"|\bif\b[^.\n]{0,80}?,\s*+(?:then\s+)?(?:the\s+(?:[a-z]+\s+){0,2}?(?:sum|total|answer|result|value|count|number|"
     r"product|difference|area|length|probability|remainder)|it)\s+(?:is|would\s+be|becomes|will\s+be)\s+(?P<p>"
@@ -1070,7 +1073,8 @@ def alternative_offered(answer: str, text: str) -> str | None:
     found = [(m.start(), m.group("v") or m.group("w")) for m in _ALT_BEFORE_RE.finditer(window)] if (
         fold is None or "also" in fold or "equally" in fold) else []
     if fold is None or _after_offer_possible(fold):
-        found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p")
+        found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p",
+                                                                  "q")
                                    if g))
                   for m in _ALT_AFTER_RE.finditer(window)
                   if not m.group("h") or _CLAUSE_START_RE.search(window, 0, m.start())]
@@ -1110,7 +1114,9 @@ def _without_whether_clause(answer: str) -> str:
 # offers a second value (R2.1).
 _RESTATED_RE = re.compile(
     r"\(\s*+(?:approximately|approx\.?|about|roughly|around|nearly|almost|close\s+to|i\.\s?e\.,?|that\s+is,?"
-    r"|which\s+is|or\s+about|\u2248|\\approx|~)\s*+\$?(?P<v>[-+\u2212]?\d[\d,]*+(?:\.\d+)?)\$?\s*+\)\s*+[.!]?\s*+$",
+    r"|which\s+is|or\s+about|\u2248|\\approx|~)\s*+\$?(?P<v>[-+\u2212]?\d[\d,]*+(?:\.\d+)?)\$?\s*+\)\s*+[.!]?\s*+$"
+    # "4 (four)", "4 (five)": the value again in words
+    r"|\(\s*+(?:(?:i\.\s?e\.,?|that\s+is,?)\s*+)?(?P<w>[a-z]+(?:[\s-][a-z]+){0,5})\s*+\)\s*+[.!]?\s*+$",
     re.IGNORECASE)
 
 
@@ -1131,6 +1137,12 @@ def restated_other_value(answer: str) -> tuple[str, str] | None:
         return None
     lead = clean_answer(answer[: m.start()].strip())
     restated = m.group("v")
+    if restated is None:
+        from verifier_runtime.toolkit.numbers import parse_number
+
+        restated = m.group("w")
+        if parse_number(restated) is None:
+            return None  # "12 (dozen eggs)", "4 (see above)": no number in words
     if not lead:
         return None
     agree = _approximates(lead, restated)

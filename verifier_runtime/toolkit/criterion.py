@@ -1255,12 +1255,14 @@ def _option_by_value(answer: str, options: dict[str, str], cues: Cues | None) ->
     return hits[0] if len(hits) == 1 else None
 
 
-_STANDALONE_LETTER_RE = re.compile(r"(?<![A-Za-z'\u2019])(?:([B-HJ])|([AI])(?!\s+[a-z]))(?![A-Za-z'\u2019])")
+_STANDALONE_LETTER_RE = re.compile(r"(?<![A-Za-z'\u2019])(?:([B-HJ])|([AI])(?!\s+(?!(?:and|or|nor|is|are|was|were|to|through|vs)\b)[a-z]))"
+                                   r"(?![A-Za-z'\u2019])")
 
 
 def _letters_named(answer: str, options: dict[str, str]) -> set[str]:
     """Option letters standing alone in an answer ("C, though B is also plausible" names two);
-    "A" or "I" before a lower-case word is an article or a pronoun ("A reactive metal")."""
+    "A" or "I" before a lower-case word is an article or a pronoun ("A reactive metal"), except
+    before a joining word or a verb of being ("A and B are correct", "A is right")."""
     return {m.group(1) or m.group(2) for m in _STANDALONE_LETTER_RE.finditer(answer) if (m.group(1) or m.group(2)) in options}
 
 

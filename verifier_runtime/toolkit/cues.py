@@ -38,7 +38,7 @@ _FORM_FIELDS = ("simplest_form", "percentage", "decimal", "fraction", "mixed_num
 _FORM_WORDS = ("simpl", "lowest", "reduced", "percent", "decimal", "fraction", "mixed", "exact", "terms of",
                "radical", "interval notation", "expand", "multiply out", "distribute", "factor", "rationali",
                "scientific", "standard form", "nearest", "places", "d.p", "dp", "sig", "s.f", "sf", " in ", " in\n",
-               "(in ", "\nin ")
+               "(in ", "\nin ", "how many", "how much")
 
 
 class _Cue:
@@ -337,6 +337,26 @@ def _find_unit(text: str) -> str | None:
     return best[min(best)] if best else None
 
 
+# "How many days ...?": the counted word is the unit asked for when it is a unit's name (not "units",
+# which counts things, "percent", a form, nor "degrees", of an angle or of heat)
+_HOW_MANY_UNIT_RE = re.compile(
+    r"\bhow\s+(?:many|much)\s+(?:more\s+|fewer\s+|less\s+|additional\s+|extra\s+|total\s+)?"
+    r"((?:square\s+|cubic\s+)?[a-z]+)\b(?!\s+(?:of|per)\b)", _I)
+_NOT_HOW_MANY_UNITS = frozenset(("unit", "units", "percent", "degree", "degrees"))
+
+
+def _how_many_unit(text: str) -> str | None:
+    """The unit a "how many <unit>" question counts in ("How many hours does it take?"), the last
+    one asked; ``None`` where the counted word is no unit's name ("how many apples")."""
+    found = None
+    for m in _HOW_MANY_UNIT_RE.finditer(text):
+        word = m.group(1)
+        last = word.split()[-1].lower()
+        if last not in _NOT_HOW_MANY_UNITS and last in _UNIT_WORDS:
+            found = word
+    return found
+
+
 def _request_kind(text: str, start: int, end: int) -> int | None:
     """How explicitly "in <unit>" at ``start..end`` is a request (0 most), or ``None``."""
     before = text[max(0, start - 64) : start]
@@ -472,7 +492,8 @@ _READERS = {
     "sig_figs": _sig_figs,
     "exact": _rx(("exact", "terms of", "radical"), _EXACT_RE),
     "simplest_form": _rx(("simpl", "lowest", "reduced"), _SIMPLEST_RE),
-    "unit": lambda c: _find_unit(c._text) if c.has(" in", "(in") else None,
+    "unit": lambda c: (_find_unit(c._text) if c.has(" in", "(in") else None) or (
+        _how_many_unit(c._text) if c.has("how many", "how much") else None),
     "percentage": _rx(("percent",), _PERCENT_RE),
     "probability": _rx(("probab", "chance", "odds", "likelihood"), _PROBABILITY_RE),
     "fraction": lambda c: c.has("fraction") and bool(_FRACTION_RE.search(c._text)) and not c.mixed_number,

@@ -463,9 +463,12 @@ _FINAL_RE = re.compile(
 )
 _ANSWER_IS_RE = re.compile(
     r"\banswer\s+(?:is(?![\w'\u2019])|would\s+be|should\s+be|will\s+be|=)|\b(?:correct|right|best)\s+(?:option|choice)\s+is\b"
-    # "I choose B.", "I'll go with (C)": an option letter picked
-    r"|\bi(?:\s+would|\s+will|'ll|'d)?\s+(?:choose|pick|select|go\s+with)(?:\s+(?:option|answer|choice))?"
-    r"(?=\s+\(?(?-i:[A-J])\)?(?:[\s.,:;!)]|$))",
+    # "I choose B.", "I'll go with (C)", "I'll go with 14.", "I'm going with $x = 3$": a value picked
+    r"|\b(?:i(?:\s+would|\s+will|'ll|\u2019ll|'d)?\s+(?:choose|pick|select|go\s+with|go\s+for|stick\s+with|settle\s+on)"
+    r"|i(?:'m|\u2019m|\s+am)\s+going\s+with)(?:\s+(?:option|answer|choice))?"
+    # (a value other than a letter only where it ends the sentence: "I'll pick 3 balls" picks none)
+    r"(?=\s+(?:\(?(?-i:[A-J])\)?(?:[\s.,:;!)]|$)|\\boxed\b|(?:[-+\u2212]?\d++(?:[.,/]\d++)*+|\$[^$\n]{1,60}\$)\s*+(?:\.|\n|$)"
+    r"|(?-i:[a-z])\s*+=\s*+[^.\n]{1,30}(?:\.|\n|$)))",
     re.IGNORECASE,
 )
 _ANSWER_COLON_RE = re.compile(
@@ -870,7 +873,8 @@ def _extract(text: str, *, reference: bool) -> _Found:
             found = _last_marker(_FINAL_RE, text, starts=_FINAL_STARTS, low=low) if "final" in folded else []
         elif method == "answer_is":
             maybe = ("answer" in folded or "option" in folded or "choice" in folded or "choose" in folded
-                     or "pick" in folded or "select" in folded or "go with" in folded)
+                     or "pick" in folded or "select" in folded or "go with" in folded or "go for" in folded
+                     or "stick with" in folded or "settle on" in folded or "going with" in folded)
             found = _last_marker(_ANSWER_IS_RE, text, starts=_ANSWER_IS_STARTS, low=low) if maybe else []
         elif method == "answer_colon":
             if reference and not multiline and not _ANS_LEAD_RE.match(text):

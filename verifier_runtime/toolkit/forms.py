@@ -29,7 +29,7 @@ from verifier_runtime.toolkit.latex import parse_ast
 from verifier_runtime.toolkit.latex.convert import _sympy, _to_sympy
 from verifier_runtime.toolkit.numbers import Number, parse_number
 from verifier_runtime.toolkit.structures import parse_interval_set
-from verifier_runtime.toolkit.units import parse_quantity
+from verifier_runtime.toolkit.units import parse_quantity, quantity_in_sentence
 
 __all__ = [
     "form_violations",
@@ -356,6 +356,8 @@ def _violations(answer: str, cues: Cues, reference: str | None, unit: str | None
         out.append("form:denominator_not_rationalized")
     if cues.scientific and mag is not None and not _scientific(mag):
         out.append("form:scientific_notation_required")
+    if unit and q is None and n is None:
+        q = quantity_in_sentence(answer)  # "It will take 6 weeks." where days are asked
     if unit and q is not None and not _same_unit(q.unit, unit):
         out.append("form:unit_required")
     return out

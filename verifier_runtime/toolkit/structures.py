@@ -296,9 +296,17 @@ _PM = re.compile(r"\\pm(?![A-Za-z])|\u00b1")  # not \\pmod, \\pmb
 _PM_ANY = re.compile(r"\\(?:pm|mp)(?![A-Za-z])|[\u00b1\u2213]")
 
 
+# a spread written in words or ASCII: "give or take 2", "plus or minus 0.1", "+/- 3", "could be off by one"
+_PM_WORDS_RE = re.compile(r"(?:\bgive\s+or\s+take|\bplus\s+or\s+minus|\+\s*/\s*-|(?<![\w)}])\+-)\s*+\$?[\d.]"
+                          r"|\boff\s+by\s+(?:one|two|a\s+few|\d)", re.IGNORECASE)
+
+
 def has_plus_minus(s: str) -> bool:
-    """``s`` writes a plus-minus (``\\pm``, ``\\mp``, ``±``, ``∓``); ``\\pmod`` and ``\\pmb`` are not one."""
-    return ("pm" in s or "mp" in s or "\u00b1" in s or "\u2213" in s) and bool(_PM_ANY.search(s))
+    """``s`` writes a plus-minus (``\\pm``, ``\\mp``, ``±``, ``∓``, or in words: "give or take 2",
+    "plus or minus 0.1", "+/- 3", "could be off by one"); ``\\pmod`` and ``\\pmb`` are not one."""
+    if ("pm" in s or "mp" in s or "\u00b1" in s or "\u2213" in s) and _PM_ANY.search(s):
+        return True
+    return ("+" in s or "or" in s or "off" in s) and bool(_PM_WORDS_RE.search(s))
 
 
 def expand_plus_minus(s: object) -> Collection | None:

@@ -293,6 +293,35 @@ def parse_quantity(s: object) -> Quantity | None:
         return None
 
 
+# a sentence's one number and the words after it ("It will take 6 weeks.", "He ran 5 km."); a word
+# that is ordinary English before it is a unit symbol ("6 in total", "at 5 pm") ends the unit
+_SENTENCE_NUMBER_RE = re.compile(r"(?<![\w.,^/])\d+(?:[.,]\d+)*(?![\w.,]*\d)")
+_SENTENCE_UNIT_WORDS_RE = re.compile(r"\s++((?:square\s+|cubic\s+)?[A-Za-z\u00b5\u03bc][A-Za-z/^\d]{0,15})"
+                                     r"(?:\s++(per\s+[A-Za-z]{1,15}))?")
+_ENGLISH_NOT_UNIT = frozenset("in at a an as is it or on by to of am pm and the per".split())
+
+
+def quantity_in_sentence(text: object) -> Quantity | None:
+    """The quantity a short sentence states with its one number and the unit word after it
+    ("It will take 6 weeks." is 6 week, "He ran 5 km." 5 km), else ``None`` (no number, two
+    numbers, or no unit right after it: "There are 6 apples.", "15 more minutes")."""
+    if not isinstance(text, str) or len(text) > 300:
+        return None
+    found = _SENTENCE_NUMBER_RE.findall(text)
+    if len(found) != 1:
+        return None
+    m = _SENTENCE_NUMBER_RE.search(text)
+    w = _SENTENCE_UNIT_WORDS_RE.match(text, m.end())
+    if w is None or w.group(1).lower() in _ENGLISH_NOT_UNIT:
+        return None
+    for unit in ((w.group(1) + " " + w.group(2)) if w.group(2) else None, w.group(1)):
+        if unit:
+            q = parse_quantity(m.group(0) + " " + unit)
+            if q is not None:
+                return q
+    return None
+
+
 # "1 hour 30 minutes", "1 h 30 min", "5 ft 6 in", "2 hours and 15 minutes": one quantity in two or three
 # units of one dimension, each smaller than the one before
 _COMPOUND_PART = r"\d+(?:\.\d+)?\s*+[A-Za-z]{1,12}\.?"
