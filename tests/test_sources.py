@@ -159,6 +159,16 @@ def test_carriers_located_and_written() -> None:
     assert write(c, "not $2 m/s$").endswith("The answer is not $2 m/s$.")
     twice = r.__class__(**{**{k: getattr(r, k) for k in r.__slots__}, "text": "We count 9.\nAnswer: 9\nAnswer: 9"})
     assert locate(twice) is None  # a new last line would leave a second, different final answer above it
+    # a "final answer is" sentence followed by the rendered "Answer: <field>" line: the line goes with the
+    # old answer (a variant written into the sentence would otherwise leave two final answers)
+    said = r.__class__(**{**{k: getattr(r, k) for k in r.__slots__},
+                          "text": "We count 9.\n\nSo our final answer is $9$.\n\nAnswer: 9"})
+    c = locate(said)
+    assert c is not None and c.method == "final_answer" and "Answer:" not in c.text
+    assert write(c, "10").endswith("final answer is $10$.")
+    other = r.__class__(**{**{k: getattr(r, k) for k in r.__slots__},
+                           "text": "We count 9.\n\nSo our final answer is $9$.\n\nAnswer: 86"})
+    assert locate(other) is None  # two final answers with different values: no clean carrier
     long = sol.__class__(**{**{k: getattr(sol, k) for k in sol.__slots__}, "text": (
         "First we count every marble in the jar one by one, carefully listing the colours of all of them. "
         "Then we divide the number of red marbles by the total number of marbles in the jar.\n"

@@ -244,3 +244,36 @@ def test_value_lines_under_a_marker() -> None:
     assert final_commitment("Answer:\n42\n\nBecause 6*7 = 42.").candidates == ("42",)  # a blank line ends it
     assert final_commitment("Answer: 42\nSix sevens make it.").candidates == ("42",)  # prose is no value
     assert final_commitment("\\boxed{42}\n43").candidates == ("42",)  # a box is read by its own rules
+
+
+@pytest.mark.parametrize(
+    ("response", "answer", "reason"),
+    [
+        # one answer asked back commits to nothing (R2.1)
+        ("The final answer is 72?", None, "hedge:asked"),
+        ("So the count is $\\boxed{72}$?", None, "hedge:asked"),
+        ("The answer is no? I'm not sure.", None, "hedge:asked"),
+        ("6 x 7 = 42. Right?", "6 x 7 = 42. Right?", ""),  # a remark after the stated answer
+        ("$\\boxed{42}$\n\nLet me know if you have any other questions?", "42", ""),
+        # a later mark with another value: two final answers (R2.2)
+        ("The final answer is 7.\n\nAnswer: 6", "7 or 6", ""),
+        ("We get $\\boxed{7}$.\n\nThe final answer is 7.\n\nAnswer: 6", "7 or 6", ""),
+        ("The final answer is 7.\n\nAnswer: 7", "7", ""),
+        ("The answer is 6. Actually no, it's 7.\n\nAnswer: 8", None, "hedge:multiple_final_answers"),
+        ("The answer is 6. Actually no, it's 7.\n\nAnswer: 7", "7", "retraction:last_answer"),
+        ("The answer is 7 (not 6).\n\nAnswer: 8", None, "hedge:multiple_final_answers"),
+        ("The answer is D, no wait, C. Or maybe it is B.", None, "hedge:alternatives"),
+        ("$\\boxed{1, 4}$\n\nAnswer: 5", None, "hedge:multiple_final_answers"),
+        ("$\\boxed{1, 4}$\n\nAnswer: 1 and 4", "1, 4", ""),
+        ("$\\boxed{1, 4}$ Or maybe 5.", None, "hedge:alternatives"),
+        # a sentence offering another value as a possibility (R2.1)
+        ("The answer is 72. Perhaps 74.", "72 or 74", ""),
+        ("So $\\boxed{72}$. Or maybe it is 74.", "72 or 74", ""),
+        ("The answer is 72. Maybe it is easier to count by rows.", "72", ""),
+        # the value first, its reason after: a correction there counts
+        ("72. Because 9 eights are 72. Actually no, it's 74.", "74", "retraction:last_answer"),
+    ],
+)
+def test_asked_answers_later_marks_and_offered_possibilities(response: str, answer: str | None, reason: str) -> None:
+    c = final_commitment(response)
+    assert (c.answer, c.reason) == (answer, reason)

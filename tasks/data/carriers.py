@@ -145,12 +145,16 @@ def locate(resp: ResponseText, *, kind: str | None = None) -> Carrier | None:
         return None
     if known and not _agrees(found, known, resp.reference):
         return None
-    if box is not None:
+    if ex.method != "answer_colon":
         # A reply rendered from its fields ends with "Answer: <answer field>" after the reasoning's
-        # box. A variant written into the box alone would leave the old answer stated after it:
-        # two final answers (criterion R2.2). The box carries the answer, so the line goes.
-        line = _ANSWER_LINE_RE.search(text, box[1])
-        if line is not None and _agrees(line.group("v"), found, resp.reference):
+        # box or its "the final answer is ..." sentence. A variant written into that span alone
+        # would leave the old answer stated after it: two final answers (criterion R2.2). The span
+        # carries the answer, so the line goes; a line that states another answer leaves the
+        # response without one clean final answer, and it is no carrier.
+        line = _ANSWER_LINE_RE.search(text, box[1] if box is not None else offset + end)
+        if line is not None:
+            if not _agrees(line.group("v"), found, resp.reference):
+                return None
             text = text[: line.start()].rstrip()
     return Carrier(
         id=resp.id, text=text, start=offset + start, end=offset + end, method=ex.method, answer=found,

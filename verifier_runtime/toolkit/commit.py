@@ -545,6 +545,43 @@ _DOUBT_TAIL_RE = re.compile(r"^(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:not\s+(?:sure|ce
                             r"|^who\s+knows\b|^(?:i\s+)?can'?t\s+(?:decide|tell)\b", re.IGNORECASE)
 
 
+# R2.1: the one answer put as a question ("The final answer is 14?", "\\boxed{14}?", "False?"): asked, not
+# committed. The question mark ends the answer's own text or follows its span at once; after it comes
+# nothing, or a closing remark that commits to nothing ("I'm not sure").
+_ASKED_AT_END_RE = re.compile(r"\?[\s$*_)\]}]*+$")
+_ASKED_AFTER_RE = re.compile(r"^[\s$*_)\]}]*+\?(?!\?)")
+_SENTENCE_BREAK_RE = re.compile(r"[.!;:](?=\s)|\n")
+_ASKED_CHARS = 200
+
+
+def _asked_only(ex: Extracted) -> bool:
+    """The extracted answer is one candidate asked back, not stated (see above)."""
+    a = ex.answer or ""
+    if "?" in a:
+        at = a.find("?") + 1
+        if a.count("?") != 1 or len(a) > _ASKED_CHARS or not _ASKED_AT_END_RE.search(a, 0, at):
+            return False
+        if at < len(a) and not _DOUBT_TAIL_RE.match(a[at:].strip()):
+            return False  # "false? I'm not sure" asks; "Is it 5? Yes, 5" answers
+        a = a[:at]
+        if ex.method in ("whole", "last_line"):
+            # the whole response: a remark put as a question after a stated answer ("6 x 7 = 42. Right?")
+            # asks nothing about it; the asked sentence must be all of it, or hold the value
+            last = _SENTENCE_BREAK_RE.split(a)[-1]
+            if last is not a and not _HAS_MATH_RE.search(last):
+                return False
+            if _ASKED_RE.match(last.lstrip()) or ex.echo:
+                return False  # "... Is 91 prime?": a question the response asks itself, or the question repeated
+        rest = ex.tail or ""
+    else:
+        m = _ASKED_AFTER_RE.match(ex.tail or "")
+        if m is None:
+            return False
+        rest = ex.tail[m.end():]
+    rest = rest.strip()
+    return not rest or bool(_DOUBT_TAIL_RE.match(rest))
+
+
 def _asked_candidates(text: str) -> tuple[str, ...]:
     """"Canberra? Sydney?", "42? 43? 44?": two to eight different candidates, each only asked
     (a question mark, then white space before the next one), none committed."""
@@ -822,6 +859,9 @@ def final_commitment(response: str, question: str | None = None) -> Commitment:
 def _commitment(ex: Extracted) -> Commitment:
     if ex.answer is None:
         return Commitment(None, (), method=ex.method)
+    if "?" in ex.answer or ex.tail[:8].count("?"):
+        if _asked_only(ex):
+            return Commitment(None, (), reason="hedge:asked", method=ex.method)
     answer: str | None = ex.answer
     joiner, hedged, finals = "single", False, False
     candidates: tuple[str, ...] = ()
@@ -900,7 +940,7 @@ def _commitment(ex: Extracted) -> Commitment:
             own = answer[answer.find(first) + len(first):] if first in answer else ""
             alt = (alternative_offered(first, own) or alternative_offered(first, first)
                    or (alternative_offered(first, ex.tail) if ex.tail else None)
-                   or (_marked_after_box(first, ex.tail) if ex.method == "boxed" and ex.tail else None))
+                   or (_marked_after_box(first, ex.tail) if ex.method in _MARKED_METHODS and ex.tail else None))
             if alt is not None:
                 items, candidates, joiner, hedged = (first, alt), (first, alt), "or", True
             else:
@@ -908,10 +948,21 @@ def _commitment(ex: Extracted) -> Commitment:
                 if other is not None:  # "42 (about 43)": the restatement gives another value
                     items = candidates = other
                     joiner, hedged = "or", True
+        elif len(candidates) == 1 and reason in _LANDED and ex.tail and ex.method in _MARKED_METHODS:
+            # "The answer is 6. Actually no, it's 7.\n\nAnswer: 9": the corrected answer, then another mark
+            marked = _marked_after_box(candidates[0], ex.tail)
+            if marked is not None or alternative_offered(candidates[0], ex.tail) is not None:
+                why = "hedge:multiple_final_answers" if marked is not None else "hedge:alternatives"
+                return Commitment(None, (), reason=why, retracted=tuple(retracted), method=ex.method)
     else:
         text = ", ".join(candidates)
         items = candidates
         hedged = hedged or any(_HEDGE_WORDS.search_in(c, fold_in_place(c)) for c in candidates)
+    if len(candidates) > 1 and not reason and ex.tail and ex.method in _MARKED_METHODS:
+        if _marked_other(candidates, ex.tail):
+            return Commitment(None, (), reason="hedge:multiple_final_answers", method=ex.method)
+        if alternative_offered(", ".join(candidates), ex.tail) is not None:  # "\\boxed{1, 4} Or maybe 987."
+            return Commitment(None, (), reason="hedge:alternatives", method=ex.method)
     if len(candidates) > 1:
         labels = [strip_label(c) for c in items]
         names = {lab for lab, _ in labels}
@@ -932,22 +983,41 @@ _FINAL_LINE_RE = re.compile(r"(?:^|(?<=[.!?])[ \t]++|(?<=\n))[ \t*]*+(?:final|re
                             r"(?P<v>[^\n]{1,60}?)[ \t*]*+[.!]?[ \t]*+$", re.IGNORECASE | re.MULTILINE)
 
 
+# a correction or negation that leaves one answer: a later mark with another value still makes two
+_LANDED = frozenset({"retraction:last_answer", "negation:affirmed_after"})
+# the answers marked as final: a later mark with another value makes two final answers
+_MARKED_METHODS = frozenset({"boxed", "final_answer", "answer_is", "answer_colon", "bold", "tag"})
+_PICKS = ("answer", "go with", "going with", "stick with", "settle on")
+
+
 def _marked_after_box(first: str, tail: str) -> str | None:
-    """R2.2: after the box, a final-answer marker ("Answer: 24", "the final answer is 24") states
-    another value: two final answers, one for each reader. ``None`` when it states the box's."""
+    """R2.2: after the box (or another marked answer), a final-answer marker ("Answer: 24", "the final
+    answer is 24", "I'll go with 24") states another value: two final answers, one for each reader.
+    ``None`` when it states the first one's."""
     low = tail.lower()
-    if "answer" in low:
-        ex = extract_final_answer(tail)
-        if ex.method not in ("final_answer", "answer_is", "answer_colon") or not ex.answer:
-            return None
-        other = clean_answer(ex.answer)
-    elif "final" in low or "result" in low:
+    if any(w in low for w in _PICKS):
+        for _ in range(_MAX_MARKS):  # "The final answer is 42.\n\nAnswer: 43": each mark after the last one read
+            ex = extract_final_answer(tail)
+            if ex.method not in ("final_answer", "answer_is", "answer_colon") or not ex.answer:
+                return None
+            other = _other_mark(first, clean_answer(ex.answer))
+            if other is not None or not ex.tail:
+                return other
+            tail = ex.tail
+        return None
+    if "final" in low or "result" in low:
         lines = [m for m in _FINAL_LINE_RE.finditer(tail)]  # "Final: 48", "**Result:** 48"
         if not lines:
             return None
-        other = clean_answer(lines[-1].group("v"))
-    else:
-        return None
+        return _other_mark(first, clean_answer(lines[-1].group("v")))
+    return None
+
+
+_MAX_MARKS = 3
+
+
+def _other_mark(first: str, other: str) -> str | None:
+    """``other`` (a marked answer after ``first``) when it states another value."""
     if not other or _key(other) == _key(first) or _OPTION_LETTER_RE.fullmatch(other):
         return None  # a letter may name the box's option: the question decides, not this reader
     for a, b in ((first, other), (other, first)):  # "x = 5" and "5"; "4321_5 - 1234_5 = 13413_5" and "13413_5"
@@ -956,6 +1026,15 @@ def _marked_after_box(first: str, tail: str) -> str | None:
     from verifier_runtime.toolkit.compare import answers_equivalent
 
     return None if answers_equivalent(first, other).equal else other
+
+
+def _marked_other(candidates: tuple[str, ...], tail: str) -> bool:
+    """Several answers ("\\boxed{1, 4}"), then a final-answer marker with other values: two final answers."""
+    other = _marked_after_box(", ".join(candidates), tail)
+    if other is None:
+        return False
+    theirs = {_key(strip_label(c)[1]) for c in split_candidates(other)[0]}
+    return theirs != {_key(strip_label(c)[1]) for c in candidates}
 
 
 # ---------------------------------------------------------------- an alternative offered beside the answer
@@ -1013,14 +1092,18 @@ _ALT_AFTER_RE = re.compile(
     r"|\bunless\s+(?:it'?s|it\s+is|the\s+answer\s+is|it\s+turns\s+out\s+to\s+be)\s+(?P<i>" + _ALT_VALUE + r")"
     # "...; it might be 48.": a second value put as a possibility, ending its sentence
     r"|\b(?:it|the\s+answer|this)\s+(?:could|might|may)\s+(?:also\s+|instead\s+)?be\s+(?P<h>"
-    + _ALT_VALUE + r")(?=\s*+(?:[.!?;,]|$))",
+    + _ALT_VALUE + r")(?=\s*+(?:[.!?;,]|$))"
+    # "... Or maybe it is 48.", "Perhaps 48.": a sentence that offers another value as a possibility
+    r"|(?:^|(?<=[\s.!?;:,)$\]]))(?:or\s+)?(?:maybe|perhaps|possibly)\b[\s,]*+(?:(?:it|that|this|the\s+answer)"
+    r"(?:'s|\s+is|\s+(?:could|might|would)\s+be)\s++)?(?P<r>" + _ALT_VALUE + r")(?=\s*+(?:[.!?;]|$))",
     re.IGNORECASE)
 _TAIL_OR_RE = re.compile(r"(?<![\s$%*,;\\>{])(?:[\s$%*,;]|\\(?:quad|qquad|[,;: ])|\\(?:text|mathrm|textrm)\s*+\{|<\s*+/\s*+answer\s*+>)*+\(?\s*+(?:or|maybe|perhaps|possibly)\b(?:\s++(?:maybe|perhaps|possibly|even))?"
-                         r"[\s,:]*+(?P<v>" + _ALT_VALUE + r")", re.IGNORECASE)
+                         r"[\s,:]*+(?:(?:it|that|this|the\s+answer)(?:'s|\s+is|\s+(?:could|might|may|would)\s+be)\s++)?"
+                         r"(?P<v>" + _ALT_VALUE + r")", re.IGNORECASE)
 _CLAUSE_START_RE = re.compile(r"(?:^|[.;:,!?])\s*+$")  # "...; it might be 48.": the possibility opens a clause
 _ALT_WINDOW = 300
 _ALT_WORDS = ("also", "equally", "alternat", "otherwise", "could", "might", "may", "if", "guess", "case", "second",
-              "backup", "other", "unless", "opinion", "possib", "some", "many", "several", "fallback", "runner",
+              "backup", "other", "unless", "opinion", "possib", "some", "many", "several", "fallback", "runner", "maybe", "perhaps",
               "defensib", "arguab", "plausib", "reasonab", "acceptab")  # one in every offer
 
 
@@ -1049,8 +1132,8 @@ def _after_offer_possible(fold: str) -> bool:
     if ("some" in fold or "other" in fold or "many" in fold or "several" in fold) and any(
             w in fold for w in ("say", "claim", "suggest", "give", "list", "argue", "think", "believe", "attribut")):
         return True
-    if "could" in fold or "might" in fold or "may" in fold:
-        return True
+    if "could" in fold or "might" in fold or "may" in fold or "perhaps" in fold or "possibly" in fold:
+        return True  # ("maybe" holds "may")
     if "if" in fold and ("would" in fold or "will" in fold or "\\boxed{" in fold or "(" in fold or fold.count("if") > 1
                          or ("," in fold and (" is " in fold or "becomes" in fold))):
         return True
@@ -1074,7 +1157,7 @@ def alternative_offered(answer: str, text: str) -> str | None:
         fold is None or "also" in fold or "equally" in fold) else []
     if fold is None or _after_offer_possible(fold):
         found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p",
-                                                                  "q")
+                                                                  "q", "r")
                                    if g))
                   for m in _ALT_AFTER_RE.finditer(window)
                   if not m.group("h") or _CLAUSE_START_RE.search(window, 0, m.start())]

@@ -712,7 +712,8 @@ def _judge(x: Any) -> Judgment:
         return Judgment(False, "negation:reference_negated" if ref_rejected else "negation:only_negated")
     if options or _is_letter(ref):
         j = _choice(answer, ref, options, cues)
-        if j is None and options and info is not None and info.answer and info.answer != answer and not c.several:
+        if (j is None and options and info is not None and info.answer and info.answer != answer and not c.several
+                and not c.reason):  # (a retracted or negated answer is not read again)
             # "The coefficient of $x^2.$": an option's text, whole
             j = _choice(strip_math_delimiters(info.answer.strip()), ref, options, cues)
         if j is not None:
@@ -972,7 +973,7 @@ def _no_answer_reason(x: Any, c: Commitment | None, info: Any) -> str:
         if any(text_match(v, ref) or _values_agree(v, ref) for v in c.negated):
             return "negation:reference_negated"
         return "negation:only_negated"
-    if c is not None and c.reason.startswith("retraction"):
+    if c is not None and c.reason.startswith(("retraction", "hedge")):
         return c.reason
     if info is not None and info.truncated:
         return "invalid:truncated"

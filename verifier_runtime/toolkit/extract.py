@@ -894,7 +894,9 @@ def _extract(text: str, *, reference: bool) -> _Found:
         return None, "none", [], unclosed_box, end, ()  # a response cut inside \boxed{ has no usable answer
     if not multiline and (reference or len(stripped) <= _SHORT_LIMIT):
         reasoned = _VALUE_THEN_REASON_RE.match(stripped) if not reference else None
-        if reasoned:  # "43. Because 6 times 7 is 42.": the value first, its reason after
+        if reasoned:  # "43. Because 6 times 7 is 42.": the value first, its reason after (the tail:
+            # a correction there still counts)
+            end = len(text) - len(text.lstrip()) + reasoned.end("v")
             stripped = reasoned.group("v")
         ans = clean_answer(stripped if reference else _strip_filler(stripped))
         return (ans, "whole", [ans], unclosed_box, end, ()) if ans else (None, "none", [], unclosed_box, end, ())
@@ -988,7 +990,7 @@ def extract_final_answer(response: str, question: str | None = None) -> Extracte
         if asked is not None:
             answer, candidates = asked, [asked]
     truncated = open_think or _looks_truncated(text, method, unclosed_box)
-    tail = text[end : end + TAIL_CHARS] if method not in ("whole", "last_line", "none") else ""
+    tail = text[end : end + TAIL_CHARS] if method not in ("whole", "last_line", "none") or end < len(text) else ""
     return _result(answer, method, candidates, truncated, (text, question), tail, boxes, _gaps(text, boxes))
 
 
