@@ -618,3 +618,36 @@ def test_an_a_before_and_is_an_option_letter():
     options = {"A": "1", "B": "2", "C": "3"}
     assert _letters_named("Both A and B are correct.", options) == {"A", "B"}
     assert _letters_named("A reactive metal, so C.", options) == {"C"}
+
+
+@pytest.mark.parametrize(
+    ("question", "reference", "response", "verdict", "reason"),
+    [
+        ("What is 5 + 7?", "12", "$\\boxed{12}$ is wrong.", False, "negation:reference_negated"),
+        ("What is 5 + 7?", "12", "$\\boxed{\\text{Not } 12}$", False, "negation:reference_negated"),
+        ("What is 5 + 7?", "12", "$\\boxed{\\ne 12}$", False, "negation:reference_negated"),
+        ("What is 5 + 7?", "12", "$\\boxed{11}$ is not the answer. The answer is $12$.", True, "equal:number"),
+        ("What is 5 + 7?", "12", "The answer is 12, which is", False, "invalid:truncated"),
+        ("Simplify (x^2-1)/(x-1).", "x+1", "$\\boxed{0 = x + 1}$", False, "differ:equation"),
+        ("What is the name of the compound?", "water", "water = H2O", True, "equal:reference_in_answer"),
+        ("What is the charge of a sulfide ion?", "2-", "-2", True, "equal:charge"),
+        ("What is the charge of a sulfide ion?", "2-", "+2", False, "differ:charge"),
+        ("What is 5 minus 2?", "3", "3+", False, "invalid:truncated"),  # no charge asked: a cut-off sum
+        ("Which is the largest planet? (A) Mars (B) Jupiter (C) Venus", "B", "(B), namely Venus", False,
+         "differ:choice_letter_text_disagree"),
+    ],
+)
+def test_box_verdicts_equations_charges_and_restated_letters(question: str, reference: str, response: str,
+                                                              verdict: bool, reason: str) -> None:
+    j = judge(question, reference, response)
+    assert (j.correct, j.reason) == (verdict, reason)
+
+
+def test_a_number_then_an_exclamation_mark_is_left_to_the_judge() -> None:
+    """'The answer is 12!' reads as 12 or as 12 factorial: no module decides it (the judge reads the factorial)."""
+    from verifier_runtime.toolkit.criterion import pass_guard
+    from verifier_runtime.triple import Triple
+
+    x = Triple("What is 5 + 7?", "12", "The answer is 12!")
+    assert pass_guard(x) == "guard:factorial_or_exclamation"
+    assert pass_guard(Triple("What is 5 + 7?", "12", "The answer is $\\boxed{12}$!")) is None

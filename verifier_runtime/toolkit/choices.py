@@ -198,6 +198,9 @@ _BARE_LETTER_RE = re.compile(
     r"^(?:(?:option|choice)\s*)?(?:[(\[]\s*)?([A-Ja-j])(?:\s*[)\]])?(?:\s*[.:)])?$", re.IGNORECASE
 )
 _LETTER_THEN_TEXT_RE = re.compile(r"^(?:[(\[]([A-Ja-j])[)\]]|([A-J])\s*[.:)：])\s+(\S.*)$", re.DOTALL)
+# "Option B, i.e. Jupiter", "B, that is 42", "(B), namely Jupiter": the letter, then its text restated
+_LETTER_RESTATED_RE = re.compile(r"^(?:(?:option|choice)\s+)?(?:[(\[]([A-Ja-j])[)\]]|([A-J]))\s*+,?\s*+"
+                                 r"(?:i\.\s?e\.|ie\b|that\s+is|namely|which\s+is)[\s,:]*+(\S.*)$", re.IGNORECASE | re.DOTALL)
 _MENTION_RES = (
     re.compile(
         r"\b(?:option|choice|answer(?:\s+is)?|answer\s*[:：]|correct\s+(?:one|option|choice)\s+is)"
@@ -302,7 +305,7 @@ def letter_and_text(answer: str) -> tuple[str, str] | None:
     raw = _as_str(answer)
     if raw is None or len(raw) > MAX_ANSWER_CHARS:
         return None
-    m = _LETTER_THEN_TEXT_RE.match(clean_answer(raw))
+    m = _LETTER_THEN_TEXT_RE.match(clean_answer(raw)) or _LETTER_RESTATED_RE.match(clean_answer(raw))
     if m is None:
         return None
     rest = clean_answer(m.group(3))

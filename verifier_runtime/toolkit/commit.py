@@ -843,6 +843,16 @@ def final_statement(answer: str) -> str:
 
 
 # ---------------------------------------------------------------- the whole reading
+# a box whose content negates: "\\boxed{\\text{not } 12}" reads "not 12"; "\\boxed{\\neq 12}" excludes 12
+_BOX_NOT_RE = re.compile(r"^\s*+\\(?:text|mathrm|textrm|textbf|mbox)\s*+\{\s*+(?:not|never)\s*+\}\s*+", re.IGNORECASE)
+_BOX_NEQ_RE = re.compile(r"^\s*+(?:\\neq?(?![A-Za-z])|\u2260|!=|\\not\s*+=)\s*+")
+# the box judged by the text right after it: "\\boxed{12} is wrong", "\\boxed{12} is not the answer"
+_BOX_VERDICT_RE = re.compile(
+    r"^[\s$.,]*+(?:\\\]|\\\))?[\s$.,]*+(?:(?:which|this|that|it)\s+)?(?:is|was|would\s+be|seems)\s+"
+    r"(?:(?:definitely|clearly|actually|surely)\s+)?(?:wrong|incorrect|not\s+(?:right|correct|the\s+(?:right\s+|correct\s+)?answer))\b",
+    re.IGNORECASE)
+
+
 def commitment_of(ex: Extracted) -> Commitment:
     """Read the final commitment from an extraction (see the module docstring)."""
     try:
@@ -862,6 +872,17 @@ def _commitment(ex: Extracted) -> Commitment:
     if "?" in ex.answer or ex.tail[:8].count("?"):
         if _asked_only(ex):
             return Commitment(None, (), reason="hedge:asked", method=ex.method)
+    if ex.method == "boxed" and ex.tail:
+        verdict = _BOX_VERDICT_RE.match(ex.tail)
+        if verdict is not None:  # the box declared wrong: its value is negated; a marked answer after it counts
+            later = extract_final_answer(ex.tail[verdict.end():])
+            if later.answer is None or later.method not in ("final_answer", "answer_is", "answer_colon", "boxed"):
+                return Commitment(None, (), reason="negation:only_negated", negated=(clean_answer(ex.answer),),
+                                  method=ex.method)
+            inner = commitment_of(later)
+            return Commitment(inner.answer, inner.candidates, inner.joiner, inner.hedged,
+                              inner.reason or "negation:affirmed_after", (clean_answer(ex.answer),) + inner.negated,
+                              inner.retracted, ex.method, inner.text, inner.items, inner.final_answers)
     answer: str | None = ex.answer
     joiner, hedged, finals = "single", False, False
     candidates: tuple[str, ...] = ()
@@ -908,7 +929,11 @@ def _commitment(ex: Extracted) -> Commitment:
         return Commitment(None, (), reason=reason or "no_answer", retracted=tuple(retracted), method=ex.method)
     negated: list[str] = []
     if not candidates:
-        stated = final_statement(answer) if ex.method != "boxed" else answer
+        stated = final_statement(answer) if ex.method != "boxed" else _BOX_NOT_RE.sub("not ", answer, count=1)
+        if ex.method == "boxed" and _BOX_NEQ_RE.match(stated):
+            # "\\boxed{\\neq 12}": a relation that excludes the value, no value (R2.5)
+            return Commitment(None, (), reason="negation:only_negated", negated=(clean_answer(_BOX_NEQ_RE.sub("", stated)),),
+                              retracted=tuple(retracted), method=ex.method)
         if stated != answer and ("eal" in answer or "\\in" in answer or "\u2208" in answer or " and " in answer):
             from verifier_runtime.toolkit.structures import real_set_statement
 

@@ -135,7 +135,7 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
         if not a:
             return "invalid:no_final_answer"
         ref = x.ref or ""
-        if _dangling(a) or (answer is None and _cut_off(x.answer_info)):
+        if _dangling(a, ref) or (answer is None and _cut_off(x.answer_info)):
             return "invalid:truncated"
         if _INABILITY_RE.match(a):
             return "invalid:refusal"  # "I am not able to compute 42 from this." (R1.3)
@@ -151,6 +151,10 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
         factors = _factor_judgment(a, ref, x.question, asked=True)  # a module never PASSes the bare product
         if factors is not None and not factors.correct:
             return factors.reason
+        if x.options and _letter_text_disagree(a, x.options, x.cues):
+            return "differ:choice_letter_text_disagree"  # a module read the letter alone
+        if "!" in a and _BARE_BANG_RE.search(a) and getattr(x.answer_info, "method", "") != "boxed":
+            return "guard:factorial_or_exclamation"  # "The answer is 12!": 12 or 12 factorial; no module decides
         if _rejects_option(a, x) or _rejected(x.answer or a, x) is not None:
             return "negation:only_negated"  # (the whole answer: a module may pass the matched part alone)
         bare = _TAG_RE.sub(" ", a) if "<" in a else a  # "<answer>42</answer>": tags, no relation
@@ -282,6 +286,7 @@ _FACTOR_RE = re.compile(r"^\s*+(\d{1,9})\s*+(?:\^\s*+\{?\s*+(\d{1,3})\s*+\}?)?\s
 _NUMBER_OPERATION_RE = re.compile(r"\d\}?\s*+\^\s*+\{?\s*+\d|\\sqrt|[<>\u2264\u2265]|\\[gl]eq?(?![A-Za-z])|\\[gl]t(?![A-Za-z])")
 # "5!" is a factorial where a box wrote it; "Answer: 42!" in prose is an exclamation
 _FACTORIAL_RE = re.compile(r"\d\}?\s*+!(?![=!])")
+_BARE_BANG_RE = re.compile(r"\d!\s*+$")  # a number then "!" ending an answer read outside a box
 # "y = 2": a labelled answer, whose label may name another unknown than the one asked (R4.2)
 _LABELLED_RE = re.compile(r"^\s*+\$?\s*+(?:[A-Za-z]|\|\s*+[A-Za-z]\s*+\|)\s*+=(?!=)")
 # an option the response judges wrong ("Option B is incorrect.", "(B) is false"), and questions that
@@ -702,8 +707,10 @@ def _judge(x: Any) -> Judgment:
     if c.several:
         return _several(x, c, cues, options)
     answer = c.candidates[0] if c.candidates else c.answer
-    if _dangling(c.text or answer) or _cut_off(info):
+    if _dangling(c.text or answer, ref) or _cut_off(info):
         return Judgment(False, "invalid:truncated")
+    if "=" in answer and "=" not in ref and _equation_of(answer, ref):
+        return Judgment(False, "differ:equation")  # "0 = x + 1" for x + 1: an equation, not its side's value
     if options and _rejects_option(answer, x):
         return Judgment(False, "negation:only_negated")
     rejected = _rejected(answer, x)
@@ -752,6 +759,10 @@ def _judge(x: Any) -> Judgment:
     special = _special_judgment(answer, ref, x.question or "")
     if special is not None:
         return special
+    if ("+" in answer or "-" in answer) and "charge" in (x.question or "").lower():
+        qa, qr = _charge(answer), _charge(ref)
+        if qa is not None and qr is not None:  # "2-" for a charge of -2
+            return Judgment(qa == qr, "equal:charge" if qa == qr else "differ:charge")
     # "60/12" for "how many episodes ...?": two alternatives, not the fraction 5 (R6.4)
     alternatives = numeric_aliases(ref, x.question) if "/" in ref else ()
     j = compare_candidate(answer, ref, cues, x) if not alternatives else None
@@ -924,13 +935,24 @@ def _is_formula(ref: str) -> bool:
                                          and any(ch.isdigit() for ch in ident.text))
 
 
-def _dangling(text: str) -> bool:
-    """A final answer that ends on an operator ("120 + 24 =") was cut off before its value."""
+_DANGLING_PHRASE_RE = re.compile(r"(?<![\w\\])(?:which\s+is|equal\s+to|is\s+equal)$", re.IGNORECASE)
+
+
+_CHARGE_RE = re.compile(r"(?<![\w.])\d*+[+-]$|^[+-]\d*+$")  # "3+", "2-", "+": a charge written with its sign after
+
+
+def _dangling(text: str, ref: str = "") -> bool:
+    """A final answer that ends on an operator ("120 + 24 =") was cut off before its value; a
+    charge ("3+") where the reference is one ends on its sign."""
     t = text.strip().rstrip(".")
     if len(t) < 2 or t.endswith("\\\\"):
         return False
+    if t[-1] in "+-" and ref and _CHARGE_RE.search(ref.strip()) and _CHARGE_RE.search(t):
+        return False
     if "\\boxed" in t and _unclosed_box(t):
         return True  # "The answer is \\boxed{42": cut inside the box (R1.3)
+    if t[-1].isalpha() and _DANGLING_PHRASE_RE.search(t[-20:]):
+        return True  # "The answer is 12, which is": the answer's own sentence cut off
     if t[-1] in "+-":
         ion = parse_identifier(t.split()[-1])
         if ion is not None and ion.kind == "chemical_formula" and "^" in ion.text:
@@ -1156,16 +1178,23 @@ def _is_letter(s: str) -> bool:
     return bool(_LETTER_RE.match(clean_answer(s) if "\\" in s or "$" in s else s))  # "\text{(E)}", "$B$"
 
 
+def _letter_text_disagree(answer: str, options: dict[str, str], cues: Cues | None) -> bool:
+    """The answer writes an option's letter and then another option's text ("(C) <the text of E>",
+    "Option B, i.e. <the text of C>")."""
+    lt = letter_and_text(answer)
+    if lt is None or lt[0] not in options:
+        return False
+    other = parse_choice(lt[1], options) or _option_by_value(lt[1], options, cues) or _option_as_written(lt[1], options)
+    return other is not None and other != lt[0]
+
+
 def _choice(answer: str, ref: str, options: dict[str, str], cues: Cues | None) -> Judgment | None:
     """R6.2: the letter, the option's text, or both when they agree."""
     want = parse_choice(ref, options or None)
     if want is None:
         return None
-    lt = letter_and_text(answer) if options else None
-    if lt is not None and lt[0] in options:
-        other = parse_choice(lt[1], options) or _option_by_value(lt[1], options, cues) or _option_as_written(lt[1], options)
-        if other is not None and other != lt[0]:
-            return Judgment(False, "differ:choice_letter_text_disagree")  # "(C) <the text of E>"
+    if options and _letter_text_disagree(answer, options, cues):
+        return Judgment(False, "differ:choice_letter_text_disagree")  # "(C) <the text of E>"
     got = parse_choice(answer, options or None)
     if got is None and options:
         got = _option_by_value(answer, options, cues)
@@ -2285,8 +2314,39 @@ def _copied_question(answer: str, question: str) -> bool:
     return len(a) >= 0.8 * len(q) and a in q
 
 
+_NUMBER_SIDE_RE = re.compile(r"^\s*+(?:(?P<a>[^=]+?)\s*=\s*[-+]?\d+(?:\.\d+)?|[-+]?\d+(?:\.\d+)?\s*=\s*(?P<b>[^=]+?))\s*+[.]?\s*+$")
+
+
+def _equation_of(answer: str, expression: str) -> bool:
+    """The answer sets an expression holding ``expression`` equal to a number ("x + 1 = 0"): an
+    equation in its unknowns, not the expression's value (a number reference has no unknowns)."""
+    m = _NUMBER_SIDE_RE.match(clean_answer(answer))
+    if m is None or not re.search(r"[A-Za-z]", expression) or _NUMBER_RE_SIMPLE.fullmatch(expression.strip()):
+        return False
+    side = m.group("a") or m.group("b") or ""
+    return _squash(side) == _squash(expression) or contains_answer(side, expression)
+
+
+_NUMBER_RE_SIMPLE = re.compile(r"[-+]?\d+(?:\.\d+)?")
+
+
+_CHARGE_WHOLE_RE = re.compile(r"^\s*+(?:\^?\{?(?P<n1>\d*+)(?P<s1>[+-])\}?|(?P<s2>[+-])(?P<n2>\d*+))\s*+$")
+
+
+def _charge(s: str) -> tuple[str, int] | None:
+    """An ionic charge written alone, sign after or before ("3+", "+3", "2-", "+"): (sign, size)."""
+    m = _CHARGE_WHOLE_RE.match(clean_answer(s).replace("\u2212", "-")) if len(s) <= 12 else None
+    if m is None:
+        return None
+    n = m.group("n1") if m.group("s1") else m.group("n2")
+    return (m.group("s1") or m.group("s2"), int(n) if n else 1)
+
+
 def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
     """R6.4 (and R6.1 for case): normalised text, aliases, the reference phrase in a short answer."""
+    qa, qr = _charge(answer), _charge(ref)
+    if qa is not None and qr is not None:
+        return Judgment(qa == qr, "equal:charge" if qa == qr else "differ:charge")  # "+3" for 3+, "2-" for -2
     ia, ir = parse_identifier(answer), parse_identifier(ref)
     if ia is not None and ir is not None and (ia.kind != "word" or ir.kind != "word"):
         if identifiers_equal(ia, ir):
@@ -2342,6 +2402,8 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 return Judgment(False, "hedge:plus_minus")  # "3 m ± 0.1 m" for 3 m: a spread, not the value (R2.3)
             if question and len(answer) >= 20 and _copied_question(answer, question):
                 return Judgment(False, "invalid:echo")  # the question copied: its matrix is no answer
+            if "=" in answer and "=" not in ref and _equation_of(answer, alias):
+                return Judgment(False, "differ:equation")  # "x + 1 = 0" for x + 1: an equation, not the expression
             stated = _stated_in(answer, alias)
             if stated is not None:
                 return Judgment(stated, "equal:reference_in_answer" if stated else "differ:reference_not_committed")

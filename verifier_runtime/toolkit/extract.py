@@ -623,7 +623,7 @@ def _tokens(text: str) -> list[str]:
 # A sentence that stops on a word that cannot end one (a conjunction, a preposition, an article,
 # a verb of conclusion) or on the first letters of "that", "the", "thus", "therefore".
 _DANGLING_WORD_RE = re.compile(
-    r"(?<![\w\\])(?:which|thus|hence|therefore|implies|gives|yields|equals|the|of|and|we|with|from|th|tha|thu"
+    r"(?<![\w\\])(?:which(?:\s+is)?|equal\s+to|thus|hence|therefore|implies|gives|yields|equals|the|of|and|we|with|from|th|tha|thu"
     r"|thi|ther|therefor|thereb)$", re.IGNORECASE)
 
 
