@@ -693,6 +693,9 @@ def _judge(x: Any) -> Judgment:
         excluded = _excluded_points_answer(x, c, info)
         if excluded is not None:
             return excluded
+        replied = _negated_boolean(x, c, info)
+        if replied is not None:
+            return replied
         return Judgment(False, _no_answer_reason(x, c, info))
     cues = x.cues
     # options matter only where a letter is in play (the reference or the answer names one)
@@ -2233,7 +2236,8 @@ def _ordinal_judgment(answer: str, ref: str) -> Judgment | None:
 
 
 # "Is 7 prime?", "Are the lines parallel?": a yes-no question, its verb first
-_YES_NO_QUESTION_RE = re.compile(r"(?:^|(?<=[.!?:\n])\s*)(?P<verb>is|are|was|were)\s+(?P<rest>[^?.!\n]{1,120})\?\s*$",
+_YES_NO_QUESTION_RE = re.compile(r"(?:^|(?<=[.!?:\n]))[ \t]*+(?P<verb>is|are|was|were|does|do|did|can|could|will|would|has|have)\s+"
+                                 r"(?P<rest>[^?.!\n]{1,120})\?\s*$",
                                  re.IGNORECASE)
 # "Indeed it is.", "Yes, they are.", "It is not.", "No, it isn't."
 _PRONOUN_REPLY_RE = re.compile(r"^(?:(?:indeed|yes|yeah|sure|certainly|of\s+course|no|nope),?\s+)?(?:it|they|he|she|that|this)\s+"
@@ -2264,14 +2268,37 @@ def statement_answers(answer: str, question: str) -> bool | None:
     got = [w.lower() for w in _REPLY_WORD_RE.findall(answer)]
     if not want or len(got) > len(want) + 3:
         return None
-    for k in range(1, len(want) + 1):  # the verb put back after the subject's k words
-        if got[:k] != want[:k]:
-            break
-        rest = got[k:]
-        for words, value in (([verb], True), ([verb, "not"], False), ([verb + "n't"], False), ([verb + "n\u2019t"], False)):
-            if rest[: len(words)] == words and rest[len(words):] == want[k:]:
-                return value
+    if got[:1] == ["not"] and len(got) > 1:  # "Not prime." for "Is 91 prime?"
+        return False if any(got[1:] == want[k:] for k in range(1, len(want))) else None
+    negs = ([verb, "not"], [verb + "n't"], [verb + "n\u2019t"], [_CONTRACTED.get(verb, verb + "n't")],
+            [_CONTRACTED.get(verb, verb + "n't").replace("'", "\u2019")])
+    if verb == "can":
+        negs += (["cannot"],)
+    forms = [([verb], True)] + [(w, False) for w in negs]
+    for k in range(1, len(want)):
+        subjects = [want[:k]]
+        if got[:1] and got[0] in _PRONOUN_SUBJECTS:
+            subjects.append(got[:1])  # "It is not continuous everywhere." for "Is f continuous everywhere?"
+        for subject in subjects:
+            if got[: len(subject)] != subject:
+                continue
+            rest = got[len(subject):]
+            for words, value in forms:  # the verb put back after the subject
+                if rest[: len(words)] == words and rest[len(words):] == want[k:]:
+                    return value
+            if verb in ("does", "do", "did") and rest and rest[1:] == want[k + 1:] and _inflected(want[k], rest[0]):
+                return True  # "The series converges." for "Does the series converge?"
     return None
+
+
+_PRONOUN_SUBJECTS = frozenset({"it", "they", "he", "she", "this", "that"})
+_CONTRACTED = {"will": "won't", "can": "can't", "do": "don't", "does": "doesn't", "did": "didn't"}
+
+
+def _inflected(base: str, word: str) -> bool:
+    """``word`` is ``base`` as the verb of a statement: "converge" -> "converges", "converged"."""
+    return word in (base, base + "s", base + "es", base + "d", base + "ed") or (
+        base.endswith("y") and word in (base[:-1] + "ies", base[:-1] + "ied"))
 
 
 _K_OF_N_RE = re.compile(r"^\s*+(?P<k>\d{1,9})\s++(?:in|out\s+of)\s++(?P<n>\d{1,9})\s*+\.?\s*+$", re.IGNORECASE)
@@ -2291,6 +2318,30 @@ def _stated_set(answer: str) -> Any:
         lead = SET_SUBJECT_RE.match(answer)
         got = parse_interval_set(answer[lead.end() :]) if lead else None
     return got
+
+
+_NEGATED_VERDICT_RE = re.compile(
+    r"^\s*+(?:(?:so|thus|therefore|hence|no),?\s+)?(?:(?:the\s+(?:given\s+)?(?:statement|claim|assertion|proposition)|it|this|that)"
+    r"\s+(?:is|was)\s+)?not\s+(?P<v>true|false|correct|incorrect|right|wrong|valid|invalid)\s*+[.!]?\s*+$", re.IGNORECASE)
+
+
+def _negated_boolean(x: Any, c: Commitment | None, info: Any) -> Judgment | None:
+    """R6.3: a true/false or yes-no reference answered by a negated statement: "The statement is
+    not true.", "Not true." (false); "It is not prime.", "Not prime." for "Is 91 prime?" (no). The
+    negation reader finds no value in them; they answer the question all the same."""
+    if c is None or c.reason != "negation:only_negated" or info is None or not info.answer:
+        return None
+    rb = parse_bool(x.ref or "")
+    if rb is None:
+        return None
+    said = info.answer.strip()
+    m = _NEGATED_VERDICT_RE.match(said)
+    ab = (m.group("v").lower() not in ("true", "correct", "right", "valid")) if m is not None else None
+    if ab is None and x.question:
+        ab = statement_answers(said, x.question)
+    if ab is None:
+        return None
+    return Judgment(rb == ab, "equal:boolean" if rb == ab else "differ:boolean")
 
 
 def _excluded_points_answer(x: Any, c: Commitment | None, info: Any) -> Judgment | None:
