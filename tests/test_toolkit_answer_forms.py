@@ -643,11 +643,10 @@ def test_box_verdicts_equations_charges_and_restated_letters(question: str, refe
     assert (j.correct, j.reason) == (verdict, reason)
 
 
-def test_a_number_then_an_exclamation_mark_is_left_to_the_judge() -> None:
-    """'The answer is 12!' reads as 12 or as 12 factorial: no module decides it (the judge reads the factorial)."""
-    from verifier_runtime.toolkit.criterion import pass_guard
-    from verifier_runtime.triple import Triple
-
-    x = Triple("What is 5 + 7?", "12", "The answer is 12!")
-    assert pass_guard(x) == "guard:factorial_or_exclamation"
-    assert pass_guard(Triple("What is 5 + 7?", "12", "The answer is $\\boxed{12}$!")) is None
+def test_a_number_then_an_exclamation_mark_in_prose_is_punctuation() -> None:
+    """'The answer is 12!' in prose is 12; '$5!$' or a boxed '5!' is a factorial."""
+    assert judge("What is 5 + 7?", "12", "The answer is 12!").correct is True
+    assert judge("What is 5 + 7?", "12", "Answer: 12!").correct is True
+    assert judge("In how many orders can 5 books stand?", "120", "The answer is $5!$.").correct is True
+    assert judge("In how many orders can 5 books stand?", "5", "The answer is $5!$.").correct is False
+    assert judge("In how many orders can 5 books stand?", "120", "$\\boxed{5!}$").correct is True

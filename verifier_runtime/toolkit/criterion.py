@@ -153,8 +153,6 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
             return factors.reason
         if x.options and _letter_text_disagree(a, x.options, x.cues):
             return "differ:choice_letter_text_disagree"  # a module read the letter alone
-        if "!" in a and _BARE_BANG_RE.search(a) and getattr(x.answer_info, "method", "") != "boxed":
-            return "guard:factorial_or_exclamation"  # "The answer is 12!": 12 or 12 factorial; no module decides
         if _rejects_option(a, x) or _rejected(x.answer or a, x) is not None:
             return "negation:only_negated"  # (the whole answer: a module may pass the matched part alone)
         bare = _TAG_RE.sub(" ", a) if "<" in a else a  # "<answer>42</answer>": tags, no relation
@@ -286,7 +284,14 @@ _FACTOR_RE = re.compile(r"^\s*+(\d{1,9})\s*+(?:\^\s*+\{?\s*+(\d{1,3})\s*+\}?)?\s
 _NUMBER_OPERATION_RE = re.compile(r"\d\}?\s*+\^\s*+\{?\s*+\d|\\sqrt|[<>\u2264\u2265]|\\[gl]eq?(?![A-Za-z])|\\[gl]t(?![A-Za-z])")
 # "5!" is a factorial where a box wrote it; "Answer: 42!" in prose is an exclamation
 _FACTORIAL_RE = re.compile(r"\d\}?\s*+!(?![=!])")
-_BARE_BANG_RE = re.compile(r"\d!\s*+$")  # a number then "!" ending an answer read outside a box
+_BARE_BANG_RE = re.compile(r"\d!\s*+$")  # a number then "!" ending an answer
+_MATH_BANG_RE = re.compile(r"\d\s*+!\s*+(?:\$|\\\)|\\\]|\})")  # "$5!$", "\\(5!\\)", "\\boxed{5!}": a factorial
+
+
+def _exclaimed(x: Any, info: Any) -> bool:
+    """The "!" after the answer's number is punctuation: read outside a box, and no "N!" in the
+    response sits inside math."""
+    return getattr(info, "method", "") != "boxed" and not _MATH_BANG_RE.search(x.response or "")
 # "y = 2": a labelled answer, whose label may name another unknown than the one asked (R4.2)
 _LABELLED_RE = re.compile(r"^\s*+\$?\s*+(?:[A-Za-z]|\|\s*+[A-Za-z]\s*+\|)\s*+=(?!=)")
 # an option the response judges wrong ("Option B is incorrect.", "(B) is false"), and questions that
@@ -710,6 +715,8 @@ def _judge(x: Any) -> Judgment:
     if c.several:
         return _several(x, c, cues, options)
     answer = c.candidates[0] if c.candidates else c.answer
+    if answer and answer[-1:] == "!" and _BARE_BANG_RE.search(answer) and _exclaimed(x, info):
+        answer = answer.rstrip()[:-1]  # "Answer: 42!": an exclamation in prose, not 42 factorial (R3.3)
     if _dangling(c.text or answer, ref) or _cut_off(info):
         return Judgment(False, "invalid:truncated")
     if "=" in answer and "=" not in ref and _equation_of(answer, ref):
