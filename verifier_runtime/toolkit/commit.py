@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass
 
 from verifier_runtime.toolkit.extract import (
+    MARKER_METHODS,
     RUN_METHODS,
     Extracted,
     clean_answer,
@@ -876,7 +877,7 @@ def _commitment(ex: Extracted) -> Commitment:
         verdict = _BOX_VERDICT_RE.match(ex.tail)
         if verdict is not None:  # the box declared wrong: its value is negated; a marked answer after it counts
             later = extract_final_answer(ex.tail[verdict.end():])
-            if later.answer is None or later.method not in ("final_answer", "answer_is", "answer_colon", "boxed"):
+            if later.answer is None or later.method not in MARKER_METHODS:
                 return Commitment(None, (), reason="negation:only_negated", negated=(clean_answer(ex.answer),),
                                   method=ex.method)
             inner = commitment_of(later)
@@ -975,19 +976,17 @@ def _commitment(ex: Extracted) -> Commitment:
                     joiner, hedged = "or", True
         elif len(candidates) == 1 and reason in _LANDED and ex.tail and ex.method in _MARKED_METHODS:
             # "The answer is 6. Actually no, it's 7.\n\nAnswer: 9": the corrected answer, then another mark
-            marked = _marked_after_box(candidates[0], ex.tail)
-            if marked is not None or alternative_offered(candidates[0], ex.tail) is not None:
-                why = "hedge:multiple_final_answers" if marked is not None else "hedge:alternatives"
+            why = _later_answer(candidates, ex.tail)
+            if why:
                 return Commitment(None, (), reason=why, retracted=tuple(retracted), method=ex.method)
     else:
         text = ", ".join(candidates)
         items = candidates
         hedged = hedged or any(_HEDGE_WORDS.search_in(c, fold_in_place(c)) for c in candidates)
     if len(candidates) > 1 and not reason and ex.tail and ex.method in _MARKED_METHODS:
-        if _marked_other(candidates, ex.tail):
-            return Commitment(None, (), reason="hedge:multiple_final_answers", method=ex.method)
-        if alternative_offered(", ".join(candidates), ex.tail) is not None:  # "\\boxed{1, 4} Or maybe 987."
-            return Commitment(None, (), reason="hedge:alternatives", method=ex.method)
+        why = _later_answer(candidates, ex.tail)  # "\\boxed{1, 4}\n\nAnswer: 5", "\\boxed{1, 4} Or maybe 5."
+        if why:
+            return Commitment(None, (), reason=why, method=ex.method)
     if len(candidates) > 1:
         labels = [strip_label(c) for c in items]
         names = {lab for lab, _ in labels}
@@ -1053,13 +1052,16 @@ def _other_mark(first: str, other: str) -> str | None:
     return None if answers_equivalent(first, other).equal else other
 
 
-def _marked_other(candidates: tuple[str, ...], tail: str) -> bool:
-    """Several answers ("\\boxed{1, 4}"), then a final-answer marker with other values: two final answers."""
-    other = _marked_after_box(", ".join(candidates), tail)
-    if other is None:
-        return False
-    theirs = {_key(strip_label(c)[1]) for c in split_candidates(other)[0]}
-    return theirs != {_key(strip_label(c)[1]) for c in candidates}
+def _later_answer(candidates: tuple[str, ...], tail: str) -> str:
+    """The reason a committed answer (one value or several) is not the only one, from the text after
+    it: a final-answer marker with other values (R2.2), or another value offered (R2.1); ``""``."""
+    joined = ", ".join(candidates)
+    other = _marked_after_box(joined, tail)
+    if other is not None:
+        theirs = {_key(strip_label(c)[1]) for c in split_candidates(other)[0]}
+        if theirs != {_key(strip_label(c)[1]) for c in candidates}:  # "Answer: 1 and 4" restates "1, 4"
+            return "hedge:multiple_final_answers"
+    return "hedge:alternatives" if alternative_offered(joined, tail) is not None else ""
 
 
 # ---------------------------------------------------------------- an alternative offered beside the answer

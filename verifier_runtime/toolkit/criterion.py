@@ -770,9 +770,9 @@ def _judge(x: Any) -> Judgment:
     if special is not None:
         return special
     if ("+" in answer or "-" in answer) and "charge" in (x.question or "").lower():
-        qa, qr = _charge(answer), _charge(ref)
-        if qa is not None and qr is not None:  # "2-" for a charge of -2
-            return Judgment(qa == qr, "equal:charge" if qa == qr else "differ:charge")
+        charges = _charge_judgment(answer, ref)  # "2-" for a charge of -2
+        if charges is not None:
+            return charges
     # "60/12" for "how many episodes ...?": two alternatives, not the fraction 5 (R6.4)
     alternatives = numeric_aliases(ref, x.question) if "/" in ref else ()
     j = compare_candidate(answer, ref, cues, x) if not alternatives else None
@@ -948,16 +948,13 @@ def _is_formula(ref: str) -> bool:
 _DANGLING_PHRASE_RE = re.compile(r"(?<![\w\\])(?:which\s+is|equal\s+to|is\s+equal)$", re.IGNORECASE)
 
 
-_CHARGE_RE = re.compile(r"(?<![\w.])\d*+[+-]$|^[+-]\d*+$")  # "3+", "2-", "+": a charge written with its sign after
-
-
 def _dangling(text: str, ref: str = "") -> bool:
     """A final answer that ends on an operator ("120 + 24 =") was cut off before its value; a
     charge ("3+") where the reference is one ends on its sign."""
     t = text.strip().rstrip(".")
     if len(t) < 2 or t.endswith("\\\\"):
         return False
-    if t[-1] in "+-" and ref and _CHARGE_RE.search(ref.strip()) and _CHARGE_RE.search(t):
+    if t[-1] in "+-" and ref and _charge(ref) is not None and _charge(t.split()[-1]) is not None:
         return False
     if "\\boxed" in t and _unclosed_box(t):
         return True  # "The answer is \\boxed{42": cut inside the box (R1.3)
@@ -2379,16 +2376,21 @@ def _equation_of(answer: str, expression: str) -> bool:
     """The answer sets an expression holding ``expression`` equal to a number ("x + 1 = 0"): an
     equation in its unknowns, not the expression's value (a number reference has no unknowns)."""
     m = _NUMBER_SIDE_RE.match(clean_answer(answer))
-    if m is None or not re.search(r"[A-Za-z]", expression) or _NUMBER_RE_SIMPLE.fullmatch(expression.strip()):
+    if m is None or not re.search(r"[A-Za-z]", expression):
         return False
     side = m.group("a") or m.group("b") or ""
     return _squash(side) == _squash(expression) or contains_answer(side, expression)
 
 
-_NUMBER_RE_SIMPLE = re.compile(r"[-+]?\d+(?:\.\d+)?")
-
-
 _CHARGE_WHOLE_RE = re.compile(r"^\s*+(?:\^?\{?(?P<n1>\d*+)(?P<s1>[+-])\}?|(?P<s2>[+-])(?P<n2>\d*+))\s*+$")
+
+
+def _charge_judgment(answer: str, ref: str) -> Judgment | None:
+    """Two charges written alone compare by sign and size; ``None`` unless both are charges."""
+    qa, qr = _charge(answer), _charge(ref)
+    if qa is None or qr is None:
+        return None
+    return Judgment(qa == qr, "equal:charge" if qa == qr else "differ:charge")
 
 
 def _charge(s: str) -> tuple[str, int] | None:
@@ -2402,9 +2404,9 @@ def _charge(s: str) -> tuple[str, int] | None:
 
 def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
     """R6.4 (and R6.1 for case): normalised text, aliases, the reference phrase in a short answer."""
-    qa, qr = _charge(answer), _charge(ref)
-    if qa is not None and qr is not None:
-        return Judgment(qa == qr, "equal:charge" if qa == qr else "differ:charge")  # "+3" for 3+, "2-" for -2
+    charges = _charge_judgment(answer, ref)  # "+3" for 3+
+    if charges is not None:
+        return charges
     ia, ir = parse_identifier(answer), parse_identifier(ref)
     if ia is not None and ir is not None and (ia.kind != "word" or ir.kind != "word"):
         if identifiers_equal(ia, ir):
