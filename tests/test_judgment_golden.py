@@ -110,3 +110,12 @@ def test_offline_verdict_matches_label(case: dict, offline_verifier) -> None:
 def test_hedge_direct_path_never_passes_an_incorrect_case(case: dict, direct_verifier) -> None:
     verdict = direct_verifier.verify(case["question"], case["reference"], case["response"])
     assert verdict.correct is not True, _describe(case, verdict, "direct path (fallback='none')")
+
+
+@pytest.mark.parametrize("case", [_param(c, "known_failure_direct") for c in ALL_CASES
+                                  if c.get("reason_prefix") == "ambiguous"])
+def test_direct_path_leaves_ambiguous_cases_to_the_judge(case: dict, direct_verifier) -> None:
+    """R5.2/R5.3: a coarser rounding and a bare number in an unstated unit are judged incorrect, but
+    graders part ways there, so no module decides them (docs/criterion.md, section 5)."""
+    verdict = direct_verifier.verify(case["question"], case["reference"], case["response"])
+    assert verdict.correct is None, _describe(case, verdict, "direct path (fallback='none')")

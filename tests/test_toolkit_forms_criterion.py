@@ -131,7 +131,26 @@ def test_form_checks_never_raise() -> None:
         ("What gas forms?", "CO", "Co", False, "differ:case"),
         ("Length?", "0.5 cm", "4.8 \\times 10^{-3} m", True, "equal:within_reference_precision"),
         ("Length?", "0.5 cm", "0.44 cm", False, "differ:quantity"),
-        ("What is pi to five places?", "3.14159", "3.14", False, "differ:number"),
+        ("What is pi to five places?", "3.14159", "3.14", False, "differ:rounding"),
+        # R5.3: a coarser rounding of a decimal reference, no precision asked: incorrect, but ambiguous
+        ("What is pi?", "3.14159", "3.14", False, "ambiguous:coarser_rounding"),
+        ("Find the acceleration.", "3.528 m/s^2", "3.53", False, "ambiguous:coarser_rounding"),
+        ("Find the acceleration.", "3.528 m/s^2", "3.53 m/s^2", False, "ambiguous:coarser_rounding"),
+        ("How long does it take?", "3.61 \\times 10^{3}", "3600", False, "ambiguous:coarser_rounding"),
+        ("Give it to 2 significant figures.", "3.528", "3.5", True, "equal:rounded_as_asked"),
+        ("What is the ratio?", "0.466", "0.47", False, "ambiguous:coarser_rounding"),
+        ("What is the ratio?", "0.466", "0.5", False, "differ:number"),  # one significant figure left
+        ("What is the ratio?", "0.466", "0.46", False, "differ:number"),  # not the rounding of 0.466
+        ("What is the ratio?", "0.466", "0.4653", False, "differ:number"),  # finer, and off
+        ("How many are there?", "144", "140", False, "differ:number"),  # an integer is exact
+        ("Enter all values, separated by commas.", "-10879,10879", "-10879", False, "differ:number"),
+        # R5.2: a bare number equal to the reference in another unit of its dimension: ambiguous
+        ("What energy does it need?", "3.3 GeV", "3300", False, "ambiguous:unstated_unit"),
+        ("What diameter must it have?", "0.3 mm", "2.9 \\times 10^{-4}", False, "ambiguous:unstated_unit"),
+        ("How far does it fall?", "19.6 m", "1960", False, "ambiguous:unstated_unit"),
+        ("What is the work per kg?", "82.75 kJ/kg", "82750", False, "ambiguous:unstated_unit"),
+        ("What energy does it need?", "3.3 GeV", "4300", False, "differ:number"),
+        ("What energy does it need, in GeV?", "3.3 GeV", "3300", False, "differ:quantity"),
         ("A class has 12 boys and 8 girls. What is the ratio of boys to girls?", "3:2", "12:8", True, "equal:ratio"),
         ("How many tickets?", "12345", "12,345 tickets", True, "equal:number"),
         ("Evaluate $2^{10}$.", "1024", "$2^{10}$", False, "restatement:question_expression"),

@@ -893,7 +893,7 @@ VARIANT_TYPES: tuple[VariantType, ...] = (
     _T("near.sign", "near_miss", False, "R3.1", "the reference with its sign flipped (a complex number conjugated)",
        frozenset({"number", "quantity", "expression", "complex", "function"}), _near_sign, code="differ:number"),
     _T("near.rounding", "near_miss", False, "R5.3", "the reference rounded beyond its stated precision",
-       _NUM, _near_rounding, code="differ:rounding"),
+       _NUM, _near_rounding, code="ambiguous:coarser_rounding"),
     _T("near.approximation", "near_miss", False, "R3.1", "a decimal approximation of an exact irrational reference "
        "(the question asks no approximation)", frozenset({"number"}), _near_approximation, code="differ:exact_value_required"),
     _T("near.wrong_unit", "near_miss", False, "R5.1", "the reference magnitude with another unit (of the same "

@@ -41,6 +41,7 @@ from verifier_runtime.toolkit.latex.tokens import GREEK_NAMES
 from verifier_runtime.toolkit.numbers import (
     SCALE_WORD_PATTERN,
     Number,
+    _exponent10,
     ordinals_in,
     parse_number,
     parse_ordinal,
@@ -1834,7 +1835,36 @@ def compare_numbers(na: Number, nr: Number, cues: Cues | None = None, x: Any = N
     if tol and abs(a - r) <= tol * (Fraction(1, 100) if (cues is not None and cues.percentage and not nr.is_percent)
                                       else 1):
         return Judgment(True, "equal:within_reference_precision")
+    if coarser_rounding(na, nr):
+        return Judgment(False, "ambiguous:coarser_rounding")
     return Judgment(False, "differ:number")
+
+
+#: the fewest significant figures a coarser rounding keeps to count as one (``0.002`` for 0.00214 does not)
+COARSER_MIN_SIG_FIGS = 2
+
+
+def coarser_rounding(na: Number, nr: Number) -> bool:
+    """R5.3: ``na`` is the reference rounded to fewer digits than the reference states (``3.53``
+    for 3.528, ``3600`` for 3.61 x 10^3, ``82.8`` for 82.75), keeping at least
+    :data:`COARSER_MIN_SIG_FIGS` significant figures. The criterion judges it incorrect (looser
+    than stated), and it is also where graders part ways most (many accept a reasonable rounding),
+    so no module decides it: it is ``ambiguous:coarser_rounding``, left to the judge.
+
+    Only a reference with a stated precision counts: a decimal or one in scientific notation,
+    written without a comma (``2500,7500`` may be a list). An integer reference is exact (``140``
+    for 144, ``160^\\circ`` for 156 degrees stay ``differ``), and percents and fractions are left alone."""
+    if na.is_percent or nr.is_percent or na.value == 0 or nr.value == 0 or nr.comma_ambiguous or "," in nr.text:
+        return False
+    if nr.kind not in ("decimal", "scientific"):
+        return False
+    if na.kind not in ("integer", "decimal", "scientific") or not na.sig_figs or not nr.sig_figs:
+        return False
+    if na.sig_figs < COARSER_MIN_SIG_FIGS or (na.value < 0) != (nr.value < 0):
+        return False
+    last_a = _exponent10(na.value) - na.sig_figs + 1  # the place of each one's last significant digit
+    last_r = _exponent10(nr.value) - nr.sig_figs + 1
+    return last_a > last_r and round_to_decimals(nr.value, -last_a) == na.value
 
 
 def reference_tolerance(nr: Number) -> Fraction:
@@ -1973,12 +2003,20 @@ def _quantities(pa: Answer, pr: Answer, cues: Cues | None, x: Any) -> Judgment |
         if requested:
             target = convert(qr, requested)
             if target is not None:
-                return _magnitudes(float(pa.value.value), float(target.magnitude), _magnitude_number(qr), qr, target)
+                nr = _magnitude_number(qr)
+                j = _magnitudes(float(pa.value.value), float(target.magnitude), nr, qr, target)
+                if not j.correct and target.unit == qr.unit and nr is not None \
+                        and coarser_rounding(pa.value, nr):
+                    return Judgment(False, "ambiguous:coarser_rounding")
+                return j
         na = pa.value
         nr = _magnitude_number(qr)
-        if nr is not None:
-            return compare_numbers(na, nr, _no_form(cues), x)
-        return None
+        if nr is None:
+            return None
+        j = compare_numbers(na, nr, _no_form(cues), x)
+        if not j.correct and j.reason == "differ:number" and _in_other_unit(float(na.value), qr, nr):
+            return Judgment(False, "ambiguous:unstated_unit")
+        return j
     if qr is not None and pa.kind == "expression" and qr.is_angle:
         # R4.1: an exact radian measure (a multiple of pi) is the same angle in degrees (pi/3 = 60 degrees);
         # another bare value is read in the reference's unit (R5.2)
@@ -2048,6 +2086,10 @@ def _quantity_match(qa: Quantity, qr: Quantity, nr: Number | None, cues: Cues | 
         ok = t_conv is not None and (math.isclose(a, t_conv, rel_tol=1e-9) or math.isclose(a, r, rel_tol=1e-12))
         return Judgment(ok, "equal:rounded_as_asked" if ok else "differ:rounding")
     j = _magnitudes(a, r, nr, None, None)
+    if not j.correct and qa.unit == qr.unit and nr is not None:
+        na = _magnitude_number(qa)
+        if na is not None and coarser_rounding(na, nr):
+            return Judgment(False, "ambiguous:coarser_rounding")
     if not j.correct and qa.unit != qr.unit and nr is not None and not reference_tolerance(nr):
         # R5.3: an exact reference in another unit cannot be written exactly after conversion
         # (25 degC is 298.15 K, 45 degrees 0.7854 rad): the answer is correct when the converted
@@ -2065,6 +2107,45 @@ def _quantity_match(qa: Quantity, qr: Quantity, nr: Number | None, cues: Cues | 
             if rounded == na.value:
                 return Judgment(True, "equal:rounded_conversion")
     return j
+
+
+#: SI prefixes a bare number may have been meant in (R5.2): the reference's unit with one of them
+_OTHER_PREFIXES = ("", "kilo", "mega", "giga", "milli", "micro", "nano", "centi")
+_PREFIX_RE = re.compile(r"^(?:yotta|zetta|exa|peta|tera|giga|mega|kilo|hecto|deca|deci|centi|milli|micro|nano|pico"
+                        r"|femto|atto|zepto|yocto)(?=[a-z])")
+
+
+def _in_other_unit(a: float, qr: Quantity, nr: Number) -> bool:
+    """R5.2: the bare number ``a`` is the reference written in another unit of its dimension, the
+    SI base unit or the reference's unit with another SI prefix (``3300`` for 3.3 GeV, in MeV;
+    ``2.9 x 10^-4`` for 0.3 mm, in metres), within the reference's precision carried over. The
+    criterion reads a bare number in the reference's unit, so it is incorrect; but the response
+    may have stated its unit in its working, so no module decides it (``ambiguous:unstated_unit``)."""
+    if not math.isfinite(a) or not a or not float(qr.magnitude):
+        return False
+    units = set()
+    if " " not in qr.unit:  # one unit, not a product or quotient: its prefixed relatives
+        stem = _PREFIX_RE.sub("", qr.unit)
+        units.update(p + stem for p in _OTHER_PREFIXES)
+    units.discard(qr.unit)
+    targets = [convert(qr, u) for u in sorted(units)]
+    try:
+        targets.append(_make_base(qr))
+    except Exception:  # noqa: BLE001 - a unit pint cannot reduce: no base-unit reading
+        pass
+    for t in targets:
+        if t is None or not float(t.magnitude) or t.unit == qr.unit:
+            continue
+        if _magnitudes(a, float(t.magnitude), nr, qr, t).correct:
+            return True
+    return False
+
+
+def _make_base(q: Quantity) -> Quantity | None:
+    from verifier_runtime.toolkit.units import _make, _pint
+
+    out = _pint(q).to_base_units()
+    return _make(float(out.magnitude), out, f"{out.magnitude} {out.units}")
 
 
 def _magnitudes(a: float, r: float, nr: Number | None, q_from: Quantity | None, q_to: Quantity | None) -> Judgment:

@@ -219,13 +219,13 @@ _I = re.IGNORECASE
 _COUNT_FOLDED = (r"([\dzotfsen](?<![\w.].)(?:(?<=\d)\d?|(?<=z)ero|(?<=o)ne|(?<=t)(?:wo|hree|en)|(?<=f)(?:our|ive)"
                  r"|(?<=s)(?:ix|even)|(?<=e)ight|(?<=n)ine))")
 _DP_WORDS = r"[ \t-]*(?:decimal[ \t-]+(?:places?|digits?)|d\.[ \t]?p\.?(?:s\b|'s\b)?|dps?\b|decimals\b)"
-_DP_ROUNDED = r"\s+(?:it\s+)?to\s+" + _COUNT + r"\s+places\b"  # after "rounded", "correct", ...
-_DP_RE = re.compile(_COUNT + _DP_WORDS + r"|\b(?:rounded|round|correct|accurate)" + _DP_ROUNDED, _I)
+_DP_ROUNDED = r"to\s+" + _COUNT + r"\s+places\b"  # "rounded to 3 places", "pi to five places", "correct to two places"
+_DP_RE = re.compile(_COUNT + _DP_WORDS + r"|\b" + _DP_ROUNDED, _I)
 # _DP_RE's two branches on the folded text, each starting with its first character: their matches
-# never overlap (a count followed by a decimal word holds no "rounded ... places", and the reverse),
+# never overlap (a count followed by a decimal word holds no "to ... places", and the reverse),
 # so the matches of the two, merged in order, are _DP_RE's
 _DP_COUNT_FOLDED_RE = re.compile(_COUNT_FOLDED + _DP_WORDS)
-_DP_ROUNDED_FOLDED_RE = re.compile(r"[rca](?<!\w.)(?:(?<=r)ound(?:ed)?|(?<=c)orrect|(?<=a)ccurate)" + _DP_ROUNDED)
+_DP_ROUNDED_FOLDED_RE = re.compile(r"t(?<!\w.)o\s+" + _COUNT_FOLDED + r"\s+places\b")
 _NEAREST_RE = re.compile(
     r"nearest\s+(tenth|hundredth|thousandth|ten[ -]thousandth|whole\s+number|integer|whole|unit|cent|dollar|percent)",
     _I,
