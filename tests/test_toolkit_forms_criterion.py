@@ -141,7 +141,11 @@ def test_form_checks_never_raise() -> None:
         ("What is the ratio?", "0.466", "0.47", False, "ambiguous:coarser_rounding"),
         ("What is the ratio?", "0.466", "0.5", False, "differ:number"),  # one significant figure left
         ("What is the ratio?", "0.466", "0.46", False, "differ:number"),  # not the rounding of 0.466
-        ("What is the ratio?", "0.466", "0.4653", False, "differ:number"),  # finer, and off
+        ("What is the ratio?", "0.466", "0.4653", False, "ambiguous:near_value"),  # within 1%, finer
+        ("What is the ratio?", "0.466", "0.4553", False, "differ:number"),  # 2.3% off
+        ("What is the ratio?", "0.99", "0.9849", False, "differ:number"),  # within 1%, but a two-figure reference
+        ("How long does it take?", "1.43 \\times 10^{6} s", "1.42 \\times 10^{6} s", False, "ambiguous:near_value"),
+        ("How long does it take?", "1.43 \\times 10^{6} s", "1.42 \\times 10^{6}", False, "ambiguous:near_value"),
         ("How many are there?", "144", "140", False, "differ:number"),  # an integer is exact
         ("Enter all values, separated by commas.", "-10879,10879", "-10879", False, "differ:number"),
         # R5.2: a bare number equal to the reference in another unit of its dimension: ambiguous

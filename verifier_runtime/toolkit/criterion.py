@@ -1835,13 +1835,46 @@ def compare_numbers(na: Number, nr: Number, cues: Cues | None = None, x: Any = N
     if tol and abs(a - r) <= tol * (Fraction(1, 100) if (cues is not None and cues.percentage and not nr.is_percent)
                                       else 1):
         return Judgment(True, "equal:within_reference_precision")
-    if coarser_rounding(na, nr):
-        return Judgment(False, "ambiguous:coarser_rounding")
-    return Judgment(False, "differ:number")
+    return Judgment(False, ambiguous_miss(na, nr) or "differ:number")
 
 
 #: the fewest significant figures a coarser rounding keeps to count as one (``0.002`` for 0.00214 does not)
 COARSER_MIN_SIG_FIGS = 2
+
+
+#: how close a value must be to a reference stated to three or more figures to be a near value (R5.3)
+CLOSE_REL = Fraction(1, 100)
+
+
+def ambiguous_miss(na: Number, nr: Number) -> str | None:
+    """R5.3: the ``ambiguous:`` reason of a number that misses the reference's stated precision
+    in a way graders part over (a coarser rounding, a near value), else ``None`` (``differ``)."""
+    if coarser_rounding(na, nr):
+        return "ambiguous:coarser_rounding"
+    if near_value(na, nr):
+        return "ambiguous:near_value"
+    return None
+
+
+def near_value(na: Number, nr: Number) -> bool:
+    """R5.3: ``na`` and a reference with a stated precision of three or more significant figures
+    differ by at most :data:`CLOSE_REL` of the reference, and ``na`` is itself written to three or
+    more (``1.42 x 10^6`` for 1.43 x 10^6, ``0.4653`` for 0.466). The difference sits in the last
+    stated digits, where a constant's value or an intermediate rounding moves a computed result;
+    the criterion judges it incorrect, and no module decides it."""
+    if not _precise_pair(na, nr) or na.sig_figs < 3 or nr.sig_figs < 3:
+        return False
+    return abs(na.value - nr.value) <= abs(nr.value) * CLOSE_REL
+
+
+def _precise_pair(na: Number, nr: Number) -> bool:
+    """Both are written numbers with significant figures, the reference a decimal or in scientific
+    notation without a comma (``2500,7500`` may be a list), of one sign, neither zero nor a percent."""
+    if na.is_percent or nr.is_percent or na.value == 0 or nr.value == 0 or nr.comma_ambiguous or "," in nr.text:
+        return False
+    if nr.kind not in ("decimal", "scientific") or na.kind not in ("integer", "decimal", "scientific"):
+        return False
+    return bool(na.sig_figs and nr.sig_figs) and (na.value < 0) == (nr.value < 0)
 
 
 def coarser_rounding(na: Number, nr: Number) -> bool:
@@ -1854,13 +1887,7 @@ def coarser_rounding(na: Number, nr: Number) -> bool:
     Only a reference with a stated precision counts: a decimal or one in scientific notation,
     written without a comma (``2500,7500`` may be a list). An integer reference is exact (``140``
     for 144, ``160^\\circ`` for 156 degrees stay ``differ``), and percents and fractions are left alone."""
-    if na.is_percent or nr.is_percent or na.value == 0 or nr.value == 0 or nr.comma_ambiguous or "," in nr.text:
-        return False
-    if nr.kind not in ("decimal", "scientific"):
-        return False
-    if na.kind not in ("integer", "decimal", "scientific") or not na.sig_figs or not nr.sig_figs:
-        return False
-    if na.sig_figs < COARSER_MIN_SIG_FIGS or (na.value < 0) != (nr.value < 0):
+    if not _precise_pair(na, nr) or na.sig_figs < COARSER_MIN_SIG_FIGS:
         return False
     last_a = _exponent10(na.value) - na.sig_figs + 1  # the place of each one's last significant digit
     last_r = _exponent10(nr.value) - nr.sig_figs + 1
@@ -2005,10 +2032,8 @@ def _quantities(pa: Answer, pr: Answer, cues: Cues | None, x: Any) -> Judgment |
             if target is not None:
                 nr = _magnitude_number(qr)
                 j = _magnitudes(float(pa.value.value), float(target.magnitude), nr, qr, target)
-                if not j.correct and target.unit == qr.unit and nr is not None \
-                        and coarser_rounding(pa.value, nr):
-                    return Judgment(False, "ambiguous:coarser_rounding")
-                return j
+                miss = ambiguous_miss(pa.value, nr) if not j.correct and target.unit == qr.unit and nr else None
+                return Judgment(False, miss) if miss else j
         na = pa.value
         nr = _magnitude_number(qr)
         if nr is None:
@@ -2088,8 +2113,9 @@ def _quantity_match(qa: Quantity, qr: Quantity, nr: Number | None, cues: Cues | 
     j = _magnitudes(a, r, nr, None, None)
     if not j.correct and qa.unit == qr.unit and nr is not None:
         na = _magnitude_number(qa)
-        if na is not None and coarser_rounding(na, nr):
-            return Judgment(False, "ambiguous:coarser_rounding")
+        miss = ambiguous_miss(na, nr) if na is not None else None
+        if miss:
+            return Judgment(False, miss)
     if not j.correct and qa.unit != qr.unit and nr is not None and not reference_tolerance(nr):
         # R5.3: an exact reference in another unit cannot be written exactly after conversion
         # (25 degC is 298.15 K, 45 degrees 0.7854 rad): the answer is correct when the converted
