@@ -277,3 +277,17 @@ def test_value_lines_under_a_marker() -> None:
 def test_asked_answers_later_marks_and_offered_possibilities(response: str, answer: str | None, reason: str) -> None:
     c = final_commitment(response)
     assert (c.answer, c.reason) == (answer, reason)
+
+
+@pytest.mark.parametrize(("response", "answer", "reason"), [
+    ("The answer is 6. Actually no, it's 7?", None, "hedge:asked"),
+    ("The answer is 6. Actually, 7?", None, "hedge:asked"),
+    ("Answer: 6. No wait, 7?  I am not sure.", None, "hedge:asked"),
+    ("The answer is 6. Actually no, it's 7? Yes, 7.", "7", "retraction:last_answer"),
+    ("The answer is 6. Actually no, it's 7.", "7", "retraction:last_answer"),
+    ("The answer is 64. No wait, is it 72? Yes, 72.", "72", "retraction:last_answer"),
+    ("Is it 7? Yes, 7.", "7", ""),
+])
+def test_a_correction_landing_on_an_asked_value_commits_to_nothing(response: str, answer, reason: str) -> None:
+    c = final_commitment(response)
+    assert (c.answer, c.reason) == (answer, reason)

@@ -247,17 +247,57 @@ def _apply_corrections(answer: str | None, text: str) -> tuple[str | None, list[
             value = _soft_bare_value(segment, current or answer, text[:_start])
         if value is not None and value.lower().startswith("not "):
             value = None
+        if value is not None and "?" in value:
+            value = _self_answered(value) or value
         if value is not None and _like(value, current or answer):
+            asked = _asked_value(segment, value)
+            if asked:  # "Actually no, it's 7?": the correction lands on a value only asked (R2.1)
+                value = value.partition("?")[0].strip()
             if current is not None and _key(value) != _key(current):
                 retracted.append(current)
             if current is None or _key(value) != _key(current):
                 current, reason = value, "retraction:last_answer"
+            if asked:
+                current, reason = None, "hedge:asked"
         elif strong and not (_start == 0 and text[:3].lower() in ("no,", "no.", "no!", "no:", "no;")):
             # ("No, it is not prime." as the answer's own text: the "No" is the answer, nothing is withdrawn)
             if current is not None:
                 retracted.append(current)
             current, reason = None, "retraction:no_answer_left"
     return current, retracted, reason
+
+
+# "is it 72? Yes, 72": a question the response asks itself, answered with the value it asked about
+_SELF_ANSWERED_RE = re.compile(r"^(?:so\s+|then\s+)?(?:is\s+it|could\s+it\s+be|might\s+it\s+be|is\s+the\s+answer)"
+                               r"\s++(?P<v>[^?]{1,80}?)[ \t]*+\?[ \t]*+(?:yes|yep|indeed|right|correct)\b[\s,.:;!-]*+"
+                               r"(?P<w>[^?]{1,80})$", re.IGNORECASE)
+
+
+def _self_answered(text: str) -> str | None:
+    """The value of "is it 72? Yes, 72" (a question the response asks itself, then answers with
+    the same value): that value is stated. ``None`` for anything else, and where the reply names
+    another value or none ("Is it prime? Yes." answers a yes-no question, not with "prime")."""
+    m = _SELF_ANSWERED_RE.match(text.strip())
+    if m is None:
+        return None
+    v, w = m.group("v").strip(), m.group("w").strip().rstrip(".!").strip()
+    return w if w and _key(w) == _key(v) else None
+
+
+def _asked_value(segment: str, value: str) -> bool:
+    """The value a correction lands on is put as a question and left so ("Actually no, it's 7?",
+    "No wait, 7? I am not sure."): asked, not committed (R2.1). A question mark followed by an
+    answer ("it's 7? Yes, 7.") asks the response's own question and answers it."""
+    if "?" in value:
+        rest = value.partition("?")[2].strip()
+    else:
+        i = segment.find(value)
+        after = segment[i + len(value):] if i >= 0 else ""
+        m = _ASKED_AFTER_RE.match(after)  # anchored at the start of its string
+        if m is None:
+            return False
+        rest = after[m.end():].strip()
+    return not rest or bool(_DOUBT_TAIL_RE.match(rest))
 
 
 # ---------------------------------------------------------------- negations
@@ -885,6 +925,8 @@ def _commitment(ex: Extracted) -> Commitment:
                               inner.reason or "negation:affirmed_after", (clean_answer(ex.answer),) + inner.negated,
                               inner.retracted, ex.method, inner.text, inner.items, inner.final_answers)
     answer: str | None = ex.answer
+    if "?" in answer and ex.method != "boxed":
+        answer = _self_answered(answer) or answer  # "Is it 7? Yes, 7." states 7
     joiner, hedged, finals = "single", False, False
     candidates: tuple[str, ...] = ()
     if ex.method == "boxed" and len(ex.boxes) > 1:
