@@ -13,7 +13,7 @@ from verifier_runtime.limits import MAX_QUESTION_CHARS, MAX_REFERENCE_CHARS, MAX
 from verifier_runtime.toolkit.choices import parse_options
 from verifier_runtime.toolkit.commit import commitment_of
 from verifier_runtime.toolkit.compare import parse_answer
-from verifier_runtime.toolkit.criterion import numeric_aliases, several_allowed
+from verifier_runtime.toolkit.criterion import asked_statement, numeric_aliases, several_allowed
 from verifier_runtime.toolkit.cues import question_cues
 from verifier_runtime.toolkit.extract import extract_final_answer, extract_reference
 from verifier_runtime.toolkit.numbers import parse_number
@@ -98,7 +98,11 @@ class Triple:
         if c is None or c.answer is None:
             return None
         if not c.several:
-            return c.candidates[0] if c.candidates else c.answer
+            one = c.candidates[0] if c.candidates else c.answer
+            # "The perimeter is 12, and the area is 16." for "What is its area?": the asked statement
+            if " and " in one or "," in one or ";" in one:
+                return asked_statement(one, self.question) or one
+            return one
         return c.answer if several_allowed(self) else None
 
     @property

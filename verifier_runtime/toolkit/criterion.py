@@ -73,6 +73,7 @@ from verifier_runtime.toolkit.units import Quantity, convert, parse_quantity
 
 __all__ = [
     "Judgment",
+    "asked_statement",
     "pass_guard",
     "invalid_reason",
     "reference_stated",
@@ -170,6 +171,12 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
                 return "hedge:bound"  # "x > 12" for 12: a relation, not the value (R2.1)
         if _listed_with_others(x, a):
             return "hedge:list_for_single_answer"  # "Joie de vivre, James Ray, 25." for 25
+        if ("minus" in a or "egative" in a) and _SIGN_WORD_RE.search(a):
+            # "The temperature is minus 7.": a module that read the digits compared 7, not -7 (R4.1)
+            said = statement_values(a)
+            j = compare_candidate(said[0], ref, x.cues, x) if said else None
+            if j is None or not j.correct:
+                return j.reason if j is not None and j.reason.startswith("differ") else "differ:sign_word"
         if _symbolic(a):
             # "-x = 2" states x = -2 and "x - 1" is no number 1, whatever number a module compared
             j = compare_candidate(a, ref, x.cues, x)
@@ -661,6 +668,47 @@ def _mathy(s: str) -> bool:
     return bool(_MATHY_RE.search(s))
 
 
+# R1.2: "The perimeter is 12, and the area is 16." for "What is its area?": statements of several
+# named quantities, one of them the one asked for
+_NAMED_CLAUSE_RE = re.compile(
+    r"^(?:(?:so|thus|therefore|hence)\b[ \t,]*+)?(?:the|its|their|his|her)\s++(?P<noun>[a-z]++(?:[ \t]++[a-z]++){0,2}?)"
+    r"\s++(?:is|are|was|were|equals|=)\s++(?P<v>\S[^,;]{0,60}?)[ \t]*+\.?$", re.IGNORECASE)
+_CLAUSE_SPLIT_ASKED_RE = re.compile(r"[ \t]*+(?:;|,(?:[ \t]*+and\b)?|(?<=[ \t])and(?=[ \t]++(?:the|its|their|his|her)\b))[ \t]*+",
+                                    re.IGNORECASE)
+_ASKED_NOUN_RE = re.compile(
+    r"\b(?:what\s+(?:is|was|are|were|will\s+be|would\s+be)|what'?s|find|compute|calculate|determine|give|state)"
+    r"\s++(?:the\s++)?(?:(?:its|their|his|her)\s++)?(?P<noun>[a-z]++(?:[ \t]++[a-z]++){0,2}?)"
+    r"(?=[ \t]*+(?:\?|\.|,|$)|[ \t]++(?:of|in|for|to|that|when|if|after|at)\b)", re.IGNORECASE)
+_MAX_NAMED_CLAUSES = 4
+
+
+def asked_statement(answer: str, question: str) -> str | None:
+    """R1.2: of a sentence that states several named quantities ("The perimeter is 12, and the
+    area is 16."), the one statement that names the quantity the question asks for ("What is its
+    area?"): ``"the area is 16"``. ``None`` unless every part is such a statement, their
+    quantities differ, and exactly one is the asked one (its last word is the asked noun's last
+    word: "total cost" answers "What is the cost?")."""
+    if not answer or not question or len(answer) > 300 or "\n" in answer:
+        return None
+    low = answer.lower()
+    if low.count(" is ") + low.count(" are ") + low.count("=") + low.count(" was ") < 2:
+        return None
+    parts = [p for p in _CLAUSE_SPLIT_ASKED_RE.split(answer.strip().rstrip(".!")) if p]
+    if not 2 <= len(parts) <= _MAX_NAMED_CLAUSES:
+        return None
+    clauses = [_NAMED_CLAUSE_RE.match(p.strip()) for p in parts]
+    if not all(clauses):
+        return None
+    heads = [m.group("noun").lower().split()[-1] for m in clauses]  # type: ignore[union-attr]
+    if len(set(heads)) != len(heads):
+        return None  # "the area is 12, the area is 16": two values of one quantity, a hedge
+    asked = [m.group("noun").lower().split()[-1] for m in _ASKED_NOUN_RE.finditer(question[-400:])]
+    if not asked:
+        return None
+    hits = [k for k, h in enumerate(heads) if h == asked[-1]]
+    return parts[hits[0]].strip() if len(hits) == 1 else None
+
+
 def several_allowed(x: Any) -> bool:
     """Whether the question asks for several answers or the reference holds several (R2.4)."""
     cues = x.cues
@@ -715,7 +763,7 @@ def _judge(x: Any) -> Judgment:
             return j
     if c.several:
         return _several(x, c, cues, options)
-    answer = c.candidates[0] if c.candidates else c.answer
+    answer = x.answer or (c.candidates[0] if c.candidates else c.answer)  # the one the modules read (R1.2)
     if answer and answer[-1:] == "!" and _BARE_BANG_RE.search(answer) and _exclaimed(x, info):
         answer = answer.rstrip()[:-1]  # "Answer: 42!": an exclamation in prose, not 42 factorial (R3.3)
     if _dangling(c.text or answer, ref) or _cut_off(info):
@@ -809,12 +857,14 @@ _NUM_WORD = (r"(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|t
              r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|"
              r"billion|half|halves|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?|dozen)")
 _NUMBER_PHRASE_RE = re.compile(
-    r"(?P<num>[-+\u2212]?\$?(?:\d+\s+\d+/\d+|\d+/\d+|\.?\d[\d,.]*)(?:\s*(?:\\times|\u00d7|x)\s*10\^\{?-?\d+\}?)?"
+    r"(?P<num>(?:\b(?:minus|negative)[ \t]++(?=\d))?[-+\u2212]?\$?(?:\d+\s+\d+/\d+|\d+/\d+|\.?\d[\d,.]*)(?:\s*(?:\\times|\u00d7|x)\s*10\^\{?-?\d+\}?)?"
     r"|\b(?:(?:minus|negative)\s+|an?\s+(?=(?:dozen|half|third|quarter)\b))?" + _NUM_WORD + r"(?:(?:[\s-]+(?:and\s+|a\s+)?)" + _NUM_WORD + r")*\b)"
     r"(?P<unit>\s*(?:%|\u20ac|percent\b|[A-Za-z\u00b5\u00b0\u00b2\u00b3/^]+(?:\s+(?:per|an?)\s+[A-Za-z]+)?))?",
     re.IGNORECASE,
 )
 _MAX_STATEMENT_WORDS = 20
+# "minus 7", "negative 7": a sign written as a word before digits (R4.1)
+_SIGN_WORD_RE = re.compile(r"\b(?:minus|negative)[ \t]++(?=\d)", re.IGNORECASE)
 _REAL_SET_START_RE = re.compile(r"(?:the\s+set\s+of\s+)?(?:all|every|any)\s+real\b", re.IGNORECASE)  # a set in words
 
 
@@ -860,7 +910,7 @@ def _number_spans(text: str, *, percent: bool = False) -> list[str]:
         spans = [sp for sp in spans if (sp.group("unit") or "").strip().lower() in ("%", "percent")]
     if len(spans) != 1:
         return []
-    num, unit = spans[0].group("num").strip(), (spans[0].group("unit") or "").strip()
+    num, unit = _SIGN_WORD_RE.sub("-", spans[0].group("num").strip()), (spans[0].group("unit") or "").strip()
     out = [f"{num}{unit}" if unit == "%" else f"{num} {unit}"] if unit else []
     if not unit or (unit.lower() not in ("%", "percent") and parse_quantity(f"{num} {unit}") is None):
         out.append(num)  # "12,345 tickets": the count; "0.5 m" keeps its unit
