@@ -37,7 +37,14 @@ from verifier_runtime.toolkit.extract import (
     extract_final_answer,
     find_boxed,
 )
-from verifier_runtime.toolkit.text import NOT_EQUAL_RE, CaseFolded, fold_in_place, marker_matches, parse_bool
+from verifier_runtime.toolkit.text import (
+    NEGATED_BELIEF,
+    NOT_EQUAL_RE,
+    CaseFolded,
+    fold_in_place,
+    marker_matches,
+    parse_bool,
+)
 
 __all__ = ["Commitment", "commitment_of", "final_commitment", "final_statement", "option_marker", "split_candidates",
            "strip_label"]
@@ -284,7 +291,9 @@ _REJECTED_RE = re.compile(
     r"argument|hypothesis|reasoning|above|it|this|that)\b)"  # "the claim is wrong" answers a true-or-false question
     r"(?P<v>(?:[^\s]+\s+){0,3}?[^\s]+)\s+(?:is|was|would\s+be|seems|looks|'s)\s+(?:(?:clearly|definitely|certainly|"
     r"probably|plainly)\s+)?(?:wrong|incorrect|not\s+(?:correct|right|the\s+answer))$"
-    r"|^i\s+doubt\s+(?:that\s+)?(?:it'?s\s+|it\s+is\s+|the\s+answer\s+is\s+)?(?P<d>.+)$",
+    r"|^" + NEGATED_BELIEF + r"\s+(?:that\s+)?(?:it'?s\s+|it\s+is\s+|it\s+(?:would|will|could)\s+be\s+|"
+    r"(?:the\s+)?(?:final\s+|correct\s+)?answer\s+is\s+)?(?P<d>.+?)"
+    r"(?:(?:\s+is|['\u2019]s)\s+(?:(?:the\s+)?(?:right|correct)(?:\s+answer)?|the\s+answer))?$",
     re.IGNORECASE,
 )
 # "B is right", "Lyon is the correct one": a value called right beside others called wrong
@@ -317,7 +326,8 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
         if m:
             return None, [clean_answer(m.group("v"))], "negation:only_negated"
     if ("not" not in low and "n't" not in low and "never" not in low and "neither" not in low and "wrong" not in low
-            and "incorrect" not in low and "doubt" not in low):
+            and "incorrect" not in low and "doubt" not in low and "n\u2019t" not in low and "unlikely" not in low
+            and "improbable" not in low):
         return answer, [], ""
     if len(answer.split()) > _MAX_NEGATION_WORDS:
         return answer, [], ""
