@@ -248,8 +248,8 @@ _BOUND_BEFORE_RE = re.compile(r"(?:\b(?:" + _BOUND_WORDS + r")|^\s*+" + _RELATIO
 _TAG_RE = re.compile(r"<[A-Za-z/][^<>\n]{0,30}>")
 _TAG_BEFORE_RE = re.compile(_TAG_RE.pattern + r"\s*+$")  # "<answer>42": a tag, no relation
 _RELATION_BEFORE_RE = re.compile(_RELATION_SIGN + r"[\s$({~]*+$")
-_BOUND_AFTER_RE = re.compile(r"^[\s$)}]*+(?:%\s*+)?(?:[A-Za-z/^\d]{1,12}\s+)?(?:or\s+(?:more|less|fewer|greater|higher|lower"
-                             r"|above|below|over|under|so)|and\s+(?:up|above|over|higher)\b|at\s+(?:least|most))\b",
+_BOUND_AFTER_RE = re.compile(r"^[\s$)}]*+(?:%\s*+)?(?:[A-Za-z/^\d]{1,12}(?=[\s,]))?[\s,]*+(?:(?:or|if\s+not)\s+(?:even\s+)?(?:more|less|fewer|greater|higher|lower"
+                             r"|above|below|over|under|so)|and\s+(?:up|above|over|higher)\b|at\s+(?:least|most)|or\s+(?:above|below|beyond))\b",
                              re.IGNORECASE)
 # "(?<![\w.])" + _NUM, with the first character first and the look back after it (the engine scans
 # for the characters a number starts with instead of trying every position)
