@@ -1310,8 +1310,8 @@ def _mentions_other_letter(answer: str, want: str) -> bool:
 
 
 # ----------------------------------------------------------------------------- restatement
-_OPERATOR_RE = re.compile(r"[+\-*/^<>\u2264\u2265\u2260]|\\(?:frac|dfrac|sqrt|cdot|times|sum|prod|int|binom|sin|cos|tan|log|ln"
-                          r"|[gl]eq?|neq?|[gl]t)(?![A-Za-z])|!")
+_OPERATOR_RE = re.compile(r"[+\-*/^<>\u2264\u2265\u2260\u00d7\u00b7\u221a]|\\(?:frac|dfrac|sqrt|cdot|times|sum|prod|int|binom|sin|cos|tan|log|ln"
+                          r"|[gl]eq?|neq?|[gl]t)(?![A-Za-z])|!|(?<![A-Za-z])sqrt\s*+\(")
 _MATH_SPAN_RE = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
 
 
@@ -1332,7 +1332,7 @@ def _squash(s: str) -> str:
 _MAX_RESTATEMENT_CHARS = 200
 
 
-_PLAIN_MATH_TOKEN_RE = re.compile(r"[\w.+\-*/^()!|<>\u00d7\u00f7\u00b7\u2212\u2264\u2265]+")
+_PLAIN_MATH_TOKEN_RE = re.compile(r"[\w.+\-*/^()!|<>{}\u00d7\u00f7\u00b7\u2212\u2264\u2265]+")
 _PLAIN_OPERATOR_CHARS = frozenset("+-*/^!<>\u00d7\u00f7\u00b7\u2212\u2264\u2265")
 
 
@@ -1384,10 +1384,19 @@ def is_restatement(answer: str, reference: str, question: str) -> bool:
     # symbols, and the same tree once parsed (sympy keeps what it is given; nothing is simplified)
     key = _symbols_key(a)
     same = [sq for sq in spans if len(sq) <= _MAX_RESTATEMENT_CHARS and _symbols_key(sq) == key]
-    if not same or len(key) < 3:
+    if not same or len(key) < 2:
         return False
+    from verifier_runtime.toolkit.latex import parse_ast as _pa
     from verifier_runtime.toolkit.latex import parse_expression as _pe
 
+    # the same parse tree, before any evaluation: "3*4+2" for "$3 \\cdot 4 + 2$", "2^10" for "$2^{10}$",
+    # "sqrt(16)" for "\\sqrt{16}" (sympy evaluates numbers, so their trees are compared here)
+    ta = _pa(answer)
+    if ta is not None and ta[0] != (_pa(reference) or (None,))[0] and any(
+            (t := _pa(sq)) is not None and t[0] == ta[0] for sq in same):
+        return True
+    if len(key) < 3:
+        return False
     ea = _pe(answer)
     if ea is None or ea == _pe(reference):
         return False
@@ -1395,11 +1404,16 @@ def is_restatement(answer: str, reference: str, question: str) -> bool:
 
 
 _COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+# a function written by its plain name ("sqrt(16)" for "\\sqrt{16}")
+_PLAIN_FUNCTION_RE = re.compile(r"(?<![A-Za-z\\])(?:sqrt|cbrt|binom|exp|log|ln|sin|cos|tan)(?=\s*+\()")
 
 
 def _symbols_key(s: str) -> str:
-    """The letters and digits of a math text in order, its LaTeX commands dropped."""
-    return "".join(ch for ch in _COMMAND_RE.sub("", s) if ch.isalnum())
+    """The letters and digits of a math text in order, its LaTeX commands and plain function names dropped."""
+    t = _COMMAND_RE.sub("", s)
+    if "(" in t:
+        t = _PLAIN_FUNCTION_RE.sub("", t)
+    return "".join(ch for ch in t if ch.isalnum())
 
 
 _EXPR_LEFT = "=:,($ "
