@@ -2387,6 +2387,43 @@ def statement_answers(answer: str, question: str) -> bool | None:
                     return value
             if verb in ("does", "do", "did") and rest and rest[1:] == want[k + 1:] and _inflected(want[k], rest[0]):
                 return True  # "The series converges." for "Does the series converge?"
+    return _antonym_reply(got, want)
+
+
+# predicates whose opposite is their negation: "diverges" says "does not converge"
+_ANTONYMS = (
+    (frozenset({"converge", "converges", "converged", "convergent", "converging"}),
+     frozenset({"diverge", "diverges", "diverged", "divergent", "diverging"})),
+    (frozenset({"continuous"}), frozenset({"discontinuous"})),
+    (frozenset({"bounded"}), frozenset({"unbounded"})),
+    (frozenset({"finite"}), frozenset({"infinite"})),
+    (frozenset({"rational"}), frozenset({"irrational"})),
+    (frozenset({"consistent"}), frozenset({"inconsistent"})),
+    (frozenset({"possible"}), frozenset({"impossible"})),
+    (frozenset({"defined"}), frozenset({"undefined"})),
+    (frozenset({"dependent"}), frozenset({"independent"})),
+)
+_ANTONYM_FILLER = frozenset({"it", "they", "this", "that", "it's", "it\u2019s", "is", "are", "was", "were", "the", "a", "an", "so", "hence",
+                             "thus", "therefore", "absolutely", "conditionally"})
+_ANTONYM_BLOCKERS = frozenset({"not", "no", "never", "neither", "nor", "or", "and", "but", "if", "unless", "when",
+                               "except", "yes", "both", "either"})
+
+
+def _antonym_reply(got: list[str], want: list[str]) -> bool | None:
+    """R6.3: a yes-no question about a predicate answered by it or by its opposite, in the
+    question's own words ("It diverges.", "Divergent.", "The series is divergent." for "Does the
+    series converge?": no; "Convergent." yes); ``None`` when the answer says anything else."""
+    if not got or len(got) > len(want) + 3 or any(w in _ANTONYM_BLOCKERS or "n't" in w or "n\u2019t" in w for w in got):
+        return None
+    asked = set(want)
+    for same, other in _ANTONYMS:
+        for side, opposite in ((same, other), (other, same)):
+            if len(asked & side) != 1 or asked & opposite:
+                continue
+            said = [w for w in got if w in side or w in opposite]
+            if len(said) != 1 or any(w not in asked and w not in _ANTONYM_FILLER for w in got if w != said[0]):
+                return None
+            return said[0] in side
     return None
 
 
