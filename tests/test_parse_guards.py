@@ -163,7 +163,8 @@ def _latex_units_long_way(u: str) -> str:
     u = m._TIMES_RE.sub("*", u)
     u = u.replace("\\%", "%").replace("\\left", "").replace("\\right", "")
     u = braced(u)
-    u = u.replace("\u2212", "-").replace("\u00b2", "^2").replace("\u00b3", "^3")
+    u = u.replace("\u2212", "-")
+    u = m._SUPERSCRIPT_RE.sub(lambda x: "^" + x.group().translate(m._SUPERSCRIPT_DIGITS), u)  # "m\u00b2\u00b3": one exponent
     u = m._BRACES_RE.sub(r"(\1)", u)
     return u.strip()
 

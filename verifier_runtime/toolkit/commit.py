@@ -37,7 +37,14 @@ from verifier_runtime.toolkit.extract import (
     extract_final_answer,
     find_boxed,
 )
-from verifier_runtime.toolkit.text import NOT_EQUAL_RE, CaseFolded, fold_in_place, marker_matches, parse_bool
+from verifier_runtime.toolkit.text import (
+    NEGATED_BELIEF,
+    NOT_EQUAL_RE,
+    CaseFolded,
+    fold_in_place,
+    marker_matches,
+    parse_bool,
+)
 
 __all__ = ["Commitment", "commitment_of", "final_commitment", "final_statement", "option_marker", "split_candidates",
            "strip_label"]
@@ -324,7 +331,9 @@ _REJECTED_RE = re.compile(
     r"argument|hypothesis|reasoning|above|it|this|that)\b)"  # "the claim is wrong" answers a true-or-false question
     r"(?P<v>(?:[^\s]+\s+){0,3}?[^\s]+)\s+(?:is|was|would\s+be|seems|looks|'s)\s+(?:(?:clearly|definitely|certainly|"
     r"probably|plainly)\s+)?(?:wrong|incorrect|not\s+(?:correct|right|the\s+answer))$"
-    r"|^i\s+doubt\s+(?:that\s+)?(?:it'?s\s+|it\s+is\s+|the\s+answer\s+is\s+)?(?P<d>.+)$",
+    r"|^" + NEGATED_BELIEF + r"\s+(?:that\s+)?(?:it'?s\s+|it\s+is\s+|it\s+(?:would|will|could)\s+be\s+|"
+    r"(?:the\s+)?(?:final\s+|correct\s+)?answer\s+is\s+)?(?P<d>.+?)"
+    r"(?:(?:\s+is|['\u2019]s)\s+(?:(?:the\s+)?(?:right|correct)(?:\s+answer)?|the\s+answer))?$",
     re.IGNORECASE,
 )
 # "B is right", "Lyon is the correct one": a value called right beside others called wrong
@@ -357,7 +366,8 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
         if m:
             return None, [clean_answer(m.group("v"))], "negation:only_negated"
     if ("not" not in low and "n't" not in low and "never" not in low and "neither" not in low and "wrong" not in low
-            and "incorrect" not in low and "doubt" not in low):
+            and "incorrect" not in low and "doubt" not in low and "n\u2019t" not in low and "unlikely" not in low
+            and "improbable" not in low):
         return answer, [], ""
     if len(answer.split()) > _MAX_NEGATION_WORDS:
         return answer, [], ""
@@ -593,6 +603,9 @@ _ASKED_AT_END_RE = re.compile(r"\?[\s$*_)\]}]*+$")
 _ASKED_AFTER_RE = re.compile(r"^[\s$*_)\]}]*+\?(?!\?)")
 _SENTENCE_BREAK_RE = re.compile(r"[.!;:](?=\s)|\n")
 _ASKED_CHARS = 200
+# a question about the answer itself: "Is it 42?", "Could it be 42?", "Is the answer 42?"
+_ASKED_CANDIDATE_RE = re.compile(r"(?:is|could|would|might|can|should|will|must)\s++(?:it|that|this|the\s++(?:final\s++)?"
+                                 r"(?:answer|result|value|number|total|solution))\b", re.IGNORECASE)
 
 
 def _asked_only(ex: Extracted) -> bool:
@@ -611,8 +624,9 @@ def _asked_only(ex: Extracted) -> bool:
             last = _SENTENCE_BREAK_RE.split(a)[-1]
             if last is not a and not _HAS_MATH_RE.search(last):
                 return False
-            if _ASKED_RE.match(last.lstrip()) or ex.echo:
+            if (_ASKED_RE.match(last.lstrip()) and not (last is a and _ASKED_CANDIDATE_RE.match(last.lstrip()))) or ex.echo:
                 return False  # "... Is 91 prime?": a question the response asks itself, or the question repeated
+            # ("Is it 42?", "Could the answer be 42?" as the whole answer: a candidate asked back)
         rest = ex.tail or ""
     else:
         m = _ASKED_AFTER_RE.match(ex.tail or "")
@@ -1125,7 +1139,7 @@ _ALT_AFTER_RE = re.compile(
     r"|\bif\b[^.\n]{0,80}?,?\s+(?:then\s+)?(?:it|the\s+answer|this|that)\s+(?:would|will|could|might)\s+be\s+(?P<c>"
     + _ALT_VALUE + r")"
     r"|\bif\b[^.\n]{0,80}?,\s*(?P<d>\\boxed\{[^{}\n]{1,40}\})"
-    r"|\b(?:but|though|although|or)\s+(?:it|the\s+answer|this)\s+(?:could|might|may)\s+(?:instead\s+)?be\s+(?P<e>"
+    r"|\b(?:but|though|although|or)\s+(?:(?:it|the\s+answer|this)\s+)?(?:could|might|may)\s+(?:instead\s+|also\s+)?be\s+(?P<e>"
     + _ALT_VALUE + r")"
     r"|\b(?:second|other|another|backup|alternative|alternate|next)\s+(?:best\s+|possible\s+|plausible\s+|valid\s+)?"
     r"(?:guess|answer|candidate|choice|opinion|possibility)\b"
@@ -1135,7 +1149,7 @@ _ALT_AFTER_RE = re.compile(
     # "1945 (some sources say 1946)", "; some attribute it to Salai", "Others might say 43": a second
     # value beside the answer, put in others' mouths (the response still offers both)
     r"|\b(?:some|many|several|other)\s+(?:(?:sources|people|historians|scholars|accounts|authors|texts|books|"
-    r"references|experts)\s+)?(?:say|claim|suggest|give|list|argue|think|believe|attribute\s+it\s+to)\s+"
+    r"references|experts)\s+)?(?:(?:might|may|would|could)\s+)?(?:say|claim|suggest|give|list|argue|think|believe|attribute\s+it\s+to)\s+"
     r"(?:that\s+)?(?:it\s+(?:is|was)\s+)?(?P<j>" + _ALT_VALUE + r")"
     r"|\bothers\s+(?:might\s+|may\s+|would\s+|could\s+)?(?:say|claim|argue|think|suggest)\s+(?:that\s+)?"
     r"(?:it\s+(?:is|was)\s+)?(?P<k>" + _ALT_VALUE + r")"
@@ -1157,6 +1171,12 @@ _ALT_AFTER_RE = re.compile(
     # "12 (though 14 is defensible)": a second value conceded
     r"|\b(?:though|although|but|while)\s+(?P<n>" + _ALT_VALUE + r")\s+(?:is|would\s+be|seems|looks)\s+(?:also\s+)?"
     r"(?:(?:quite|very|equally)\s+)?(?:defensible|arguable|plausible|possible|reasonable|acceptable)\b"
+    # "42 (alt. 43)", "42 (43?)": a second value in parentheses, marked as an alternative or asked
+    r"|\(\s*+alt(?:\.|ernatively|ernative)?[\s:.,]*+(?P<t>" + _ALT_VALUE + r")\s*+\)"
+    r"|\(\s*+(?P<u>(?-i:\$[^$\n]{1,40}\$|\b[A-J]\b|(?<![\d.,/])[-+\u2212]?\d[\d.,/]*+(?:\s*+%)?))\s*+\?\s*+\)"
+    # "42. If not, 43.", "42 (if not, 43)": the other value should the answer be wrong
+    r"|\bif\s+not\b[\s,:]*+(?:(?:then\s+)?(?:it'?s|it\s+is|it\s+would\s+be|the\s+answer\s+is|then)\s+)?(?P<s>"
+    + _ALT_VALUE + r")"
     # "42, unless it's 43": the other value under a condition
     r"|\bunless\s+(?:it'?s|it\s+is|the\s+answer\s+is|it\s+turns\s+out\s+to\s+be)\s+(?P<i>" + _ALT_VALUE + r")"
     # "...; it might be 48.": a second value put as a possibility, ending its sentence
@@ -1171,7 +1191,7 @@ _TAIL_OR_RE = re.compile(r"(?<![\s$%*,;\\>{])(?:[\s$%*,;]|\\(?:quad|qquad|[,;: ]
                          r"(?P<v>" + _ALT_VALUE + r")", re.IGNORECASE)
 _CLAUSE_START_RE = re.compile(r"(?:^|[.;:,!?])\s*+$")  # "...; it might be 48.": the possibility opens a clause
 _ALT_WINDOW = 300
-_ALT_WORDS = ("also", "equally", "alternat", "otherwise", "could", "might", "may", "if", "guess", "case", "second",
+_ALT_WORDS = ("also", "equally", "alt", "?", "otherwise", "could", "might", "may", "if", "guess", "case", "second",
               "backup", "other", "unless", "opinion", "possib", "some", "many", "several", "fallback", "runner", "maybe", "perhaps",
               "defensib", "arguab", "plausib", "reasonab", "acceptab")  # one in every offer
 
@@ -1191,7 +1211,9 @@ def _after_offer_possible(fold: str) -> bool:
     box (d); one of "second, other, ..." and one of "guess, answer, ..." (f); "case" (g). The
     pattern is run only then: without them it matches nowhere, and it costs more than all
     these tests together."""
-    if "alternat" in fold or "otherwise" in fold or "case" in fold or "unless" in fold:
+    if "alternat" in fold or "otherwise" in fold or "case" in fold or "unless" in fold or "if not" in fold:
+        return True
+    if "(" in fold and ("alt" in fold or "?" in fold):  # "42 (alt. 43)", "42 (43?)"
         return True
     if "backup" in fold or "fallback" in fold or "runner" in fold or "choice" in fold:
         return True  # "Backup: 14", "second choice: 14"
@@ -1226,7 +1248,7 @@ def alternative_offered(answer: str, text: str) -> str | None:
         fold is None or "also" in fold or "equally" in fold) else []
     if fold is None or _after_offer_possible(fold):
         found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p",
-                                                                  "q", "r")
+                                                                  "q", "r", "s", "t", "u")
                                    if g))
                   for m in _ALT_AFTER_RE.finditer(window)
                   if not m.group("h") or _CLAUSE_START_RE.search(window, 0, m.start())]

@@ -255,8 +255,8 @@ _BOUND_BEFORE_RE = re.compile(r"(?:\b(?:" + _BOUND_WORDS + r")|^\s*+" + _RELATIO
 _TAG_RE = re.compile(r"<[A-Za-z/][^<>\n]{0,30}>")
 _TAG_BEFORE_RE = re.compile(_TAG_RE.pattern + r"\s*+$")  # "<answer>42": a tag, no relation
 _RELATION_BEFORE_RE = re.compile(_RELATION_SIGN + r"[\s$({~]*+$")
-_BOUND_AFTER_RE = re.compile(r"^[\s$)}]*+(?:%\s*+)?(?:[A-Za-z/^\d]{1,12}\s+)?(?:or\s+(?:more|less|fewer|greater|higher|lower"
-                             r"|above|below|over|under|so)|and\s+(?:up|above|over|higher)\b|at\s+(?:least|most))\b",
+_BOUND_AFTER_RE = re.compile(r"^[\s$)}]*+(?:%\s*+)?(?:[A-Za-z/^\d]{1,12}(?=[\s,]))?[\s,]*+(?:(?:or|if\s+not)\s+(?:even\s+)?(?:more|less|fewer|greater|higher|lower"
+                             r"|above|below|over|under|so)|and\s+(?:up|above|over|higher)\b|at\s+(?:least|most)|or\s+(?:above|below|beyond))\b",
                              re.IGNORECASE)
 # "(?<![\w.])" + _NUM, with the first character first and the look back after it (the engine scans
 # for the characters a number starts with instead of trying every position)
@@ -1360,8 +1360,8 @@ def _mentions_other_letter(answer: str, want: str) -> bool:
 
 
 # ----------------------------------------------------------------------------- restatement
-_OPERATOR_RE = re.compile(r"[+\-*/^<>\u2264\u2265\u2260]|\\(?:frac|dfrac|sqrt|cdot|times|sum|prod|int|binom|sin|cos|tan|log|ln"
-                          r"|[gl]eq?|neq?|[gl]t)(?![A-Za-z])|!")
+_OPERATOR_RE = re.compile(r"[+\-*/^<>\u2264\u2265\u2260\u00d7\u00b7\u221a]|\\(?:frac|dfrac|sqrt|cdot|times|sum|prod|int|binom|sin|cos|tan|log|ln"
+                          r"|[gl]eq?|neq?|[gl]t)(?![A-Za-z])|!|(?<![A-Za-z])sqrt\s*+\(")
 _MATH_SPAN_RE = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
 
 
@@ -1382,7 +1382,7 @@ def _squash(s: str) -> str:
 _MAX_RESTATEMENT_CHARS = 200
 
 
-_PLAIN_MATH_TOKEN_RE = re.compile(r"[\w.+\-*/^()!|<>\u00d7\u00f7\u00b7\u2212\u2264\u2265]+")
+_PLAIN_MATH_TOKEN_RE = re.compile(r"[\w.+\-*/^()!|<>{}\u00d7\u00f7\u00b7\u2212\u2264\u2265]+")
 _PLAIN_OPERATOR_CHARS = frozenset("+-*/^!<>\u00d7\u00f7\u00b7\u2212\u2264\u2265")
 
 
@@ -1434,10 +1434,19 @@ def is_restatement(answer: str, reference: str, question: str) -> bool:
     # symbols, and the same tree once parsed (sympy keeps what it is given; nothing is simplified)
     key = _symbols_key(a)
     same = [sq for sq in spans if len(sq) <= _MAX_RESTATEMENT_CHARS and _symbols_key(sq) == key]
-    if not same or len(key) < 3:
+    if not same or len(key) < 2:
         return False
+    from verifier_runtime.toolkit.latex import parse_ast as _pa
     from verifier_runtime.toolkit.latex import parse_expression as _pe
 
+    # the same parse tree, before any evaluation: "3*4+2" for "$3 \\cdot 4 + 2$", "2^10" for "$2^{10}$",
+    # "sqrt(16)" for "\\sqrt{16}" (sympy evaluates numbers, so their trees are compared here)
+    ta = _pa(answer)
+    if ta is not None and ta[0] != (_pa(reference) or (None,))[0] and any(
+            (t := _pa(sq)) is not None and t[0] == ta[0] for sq in same):
+        return True
+    if len(key) < 3:
+        return False
     ea = _pe(answer)
     if ea is None or ea == _pe(reference):
         return False
@@ -1445,11 +1454,16 @@ def is_restatement(answer: str, reference: str, question: str) -> bool:
 
 
 _COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+# a function written by its plain name ("sqrt(16)" for "\\sqrt{16}")
+_PLAIN_FUNCTION_RE = re.compile(r"(?<![A-Za-z\\])(?:sqrt|cbrt|binom|exp|log|ln|sin|cos|tan)(?=\s*+\()")
 
 
 def _symbols_key(s: str) -> str:
-    """The letters and digits of a math text in order, its LaTeX commands dropped."""
-    return "".join(ch for ch in _COMMAND_RE.sub("", s) if ch.isalnum())
+    """The letters and digits of a math text in order, its LaTeX commands and plain function names dropped."""
+    t = _COMMAND_RE.sub("", s)
+    if "(" in t:
+        t = _PLAIN_FUNCTION_RE.sub("", t)
+    return "".join(ch for ch in t if ch.isalnum())
 
 
 _EXPR_LEFT = "=:,($ "
@@ -2449,6 +2463,43 @@ def statement_answers(answer: str, question: str) -> bool | None:
                     return value
             if verb in ("does", "do", "did") and rest and rest[1:] == want[k + 1:] and _inflected(want[k], rest[0]):
                 return True  # "The series converges." for "Does the series converge?"
+    return _antonym_reply(got, want)
+
+
+# predicates whose opposite is their negation: "diverges" says "does not converge"
+_ANTONYMS = (
+    (frozenset({"converge", "converges", "converged", "convergent", "converging"}),
+     frozenset({"diverge", "diverges", "diverged", "divergent", "diverging"})),
+    (frozenset({"continuous"}), frozenset({"discontinuous"})),
+    (frozenset({"bounded"}), frozenset({"unbounded"})),
+    (frozenset({"finite"}), frozenset({"infinite"})),
+    (frozenset({"rational"}), frozenset({"irrational"})),
+    (frozenset({"consistent"}), frozenset({"inconsistent"})),
+    (frozenset({"possible"}), frozenset({"impossible"})),
+    (frozenset({"defined"}), frozenset({"undefined"})),
+    (frozenset({"dependent"}), frozenset({"independent"})),
+)
+_ANTONYM_FILLER = frozenset({"it", "they", "this", "that", "it's", "it\u2019s", "is", "are", "was", "were", "the", "a", "an", "so", "hence",
+                             "thus", "therefore", "absolutely", "conditionally"})
+_ANTONYM_BLOCKERS = frozenset({"not", "no", "never", "neither", "nor", "or", "and", "but", "if", "unless", "when",
+                               "except", "yes", "both", "either"})
+
+
+def _antonym_reply(got: list[str], want: list[str]) -> bool | None:
+    """R6.3: a yes-no question about a predicate answered by it or by its opposite, in the
+    question's own words ("It diverges.", "Divergent.", "The series is divergent." for "Does the
+    series converge?": no; "Convergent." yes); ``None`` when the answer says anything else."""
+    if not got or len(got) > len(want) + 3 or any(w in _ANTONYM_BLOCKERS or "n't" in w or "n\u2019t" in w for w in got):
+        return None
+    asked = set(want)
+    for same, other in _ANTONYMS:
+        for side, opposite in ((same, other), (other, same)):
+            if len(asked & side) != 1 or asked & opposite:
+                continue
+            said = [w for w in got if w in side or w in opposite]
+            if len(said) != 1 or any(w not in asked and w not in _ANTONYM_FILLER for w in got if w != said[0]):
+                return None
+            return said[0] in side
     return None
 
 

@@ -21,6 +21,7 @@ from verifier_runtime.limits import MAX_ANSWER_CHARS, RESPONSE_TAIL_CHARS, check
 from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.numbers import SCALE_WORD_PATTERN, parse_number
 from verifier_runtime.toolkit.text import (
+    BELIEF_DENIED_BEFORE_MARKER_RE,
     _as_str,
     fold_in_place,
     led_by_newline,
@@ -545,10 +546,26 @@ def _last_marker(regex: re.Pattern[str], text: str, skip_options_list: bool = Fa
                 continue  # "A: ...\nB: ..." is an options list, not an answer line
         rest, end = _rest_of_answer(text, m.end())
         ans = clean_answer(rest)
+        if ans and not line_starts and _belief_denied_before(text, m.start()):
+            ans = "not " + ans  # "I don't think the answer is 42": the value is denied, as "the answer is not 42"
         if ans:
             out.append((ans, end, m.start()))
     out.reverse()
     return out
+
+
+_SENTENCE_BREAK_CHARS = ".!?\n"
+
+
+def _belief_denied_before(text: str, start: int) -> bool:
+    """Whether the marker at ``start`` follows a denied belief in its own sentence ("I don't think
+    the answer is", "I doubt the final answer is")."""
+    window = text[max(0, start - 80):start]
+    if "n't" not in window and "n\u2019t" not in window and "not" not in window.lower() \
+            and "doubt" not in window.lower() and "unlikely" not in window.lower() and "improbable" not in window.lower():
+        return False
+    cut = max(window.rfind(c) for c in _SENTENCE_BREAK_CHARS)
+    return BELIEF_DENIED_BEFORE_MARKER_RE.search(window[cut + 1:]) is not None
 
 
 _FENCE_RE = re.compile(r"^(?:```|~~~)[\w+-]{0,20}$")

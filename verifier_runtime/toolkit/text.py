@@ -29,6 +29,22 @@ _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _ARTICLE_RE = re.compile(r"^(?:a|an|the)\s+")
 # "x \\neq 3", "x != 3", "x \u2260 3", "x \\notin \\{1, 2\\}": a variable and what it excludes (one pattern for
 # the negation reading of commitment and the set reading of structures)
+# a belief the response denies holding: "I don't think it's 42", "I doubt the answer is 42", "I'm not
+# convinced it is 42", "I wouldn't say 42", "It's unlikely to be 42" (R2.5: the value is not committed to)
+NEGATED_BELIEF = (
+    r"(?:(?:i|we)\s+(?:(?:really|highly|strongly|seriously|very\s+much)\s+)?doubt"
+    r"|(?:i|we)\s+(?:do\s+not|don['\u2019]?t|did\s+not|didn['\u2019]?t)\s+(?:really\s+)?(?:think|believe|suppose|reckon|expect)"
+    r"|(?:i['\u2019]?m|i\s+am|we['\u2019]?re|we\s+are)\s+not\s+(?:convinced|persuaded)"
+    r"|(?:i|we)\s+(?:wouldn['\u2019]?t|would\s+not|can['\u2019]?t\s+see\s+how)\s+(?:say|agree)"
+    r"|(?:it['\u2019]?s|it\s+is)\s+(?:very\s+|highly\s+)?(?:unlikely|doubtful|improbable)(?:\s+(?:to\s+be|that))?)"
+)
+# the same denial right before an answer marker in its sentence: "I don't think the answer is 42"
+# (the marked answer is then read as "not 42")
+BELIEF_DENIED_BEFORE_MARKER_RE = re.compile(
+    r"(?:^|(?<=[\s,;:(]))" + NEGATED_BELIEF + r"[ \t]++(?:that[ \t]++)?(?:the[ \t]++|my[ \t]++)?(?:(?:final|correct)[ \t]++)?\Z",
+    re.IGNORECASE)
+
+
 NOT_EQUAL_RE = re.compile(r"^\s*+\$?\s*+[A-Za-z](?:_\{?\w{1,3}\}?)?\s*+"
                           r"(?P<op>\\neq?(?![A-Za-z])|\\notin(?![A-Za-z])|!=|\u2260|\u2209)"
                           r"\s*+(?P<v>[^$]+?)\s*+\$?\s*+$")

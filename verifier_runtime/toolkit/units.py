@@ -125,6 +125,17 @@ _UNIT_CHARS = re.compile(r"^[A-Za-z0-9_ */^().%\-]+$")
 _IDENT = re.compile(r"[A-Za-z_]+")
 
 
+_SUPERSCRIPT_DIGITS = str.maketrans("\u207b\u207a\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079",
+                                    "-+0123456789")
+_SUPERSCRIPT_RE = re.compile(r"[\u207b\u207a]?[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]++")
+# unit abbreviations pint reads otherwise or not at all: "kmph" is km/h (pint: kilo-mph), "kmh" km/h
+_UNIT_ALIAS_RE = re.compile(r"(?<![A-Za-z_])(?i:kmph|kmh|kmhr)(?![A-Za-z0-9_])")
+
+
+def _unit_aliases(u: str) -> str:
+    return _UNIT_ALIAS_RE.sub("km/h", u)
+
+
 def _braced_exponents(u: str) -> str:
     return _BRACED_EXPONENT_RE.sub(lambda m: "^" + m.group(1).replace(" ", ""), u) if "^" in u else u
 
@@ -149,7 +160,9 @@ def _latex_units(u: str) -> str:
     u = _TIMES_RE.sub("*", u)
     u = u.replace("\\%", "%").replace("\\left", "").replace("\\right", "")
     u = _braced_exponents(u)
-    u = u.replace("\u2212", "-").replace("\u00b2", "^2").replace("\u00b3", "^3")
+    u = u.replace("\u2212", "-")
+    if _SUPERSCRIPT_RE.search(u):  # "m\u00b2", "h\u207b\u00b9": superscript exponents
+        u = _SUPERSCRIPT_RE.sub(lambda m: "^" + m.group().translate(_SUPERSCRIPT_DIGITS), u)
     u = _BRACES_RE.sub(r"(\1)", u)
     return u.strip()
 
@@ -195,6 +208,8 @@ def _unit_string(u: str) -> str | None:
     u = u.strip().rstrip(".").strip()
     if not u or len(u) > 80 or not _UNIT_CHARS.match(u):
         return None
+    if "km" in u or "KM" in u or "Km" in u:
+        u = _unit_aliases(u)
     u = _OP_SPACES_RE.sub(r"\1", u)
     u = _IMPLICIT_PRODUCT_RE.sub("*", u)
     u = u.replace("**", "^")
