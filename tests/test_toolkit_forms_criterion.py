@@ -362,3 +362,17 @@ def test_a_label_naming_another_unknown_is_guarded_and_a_prose_exclamation_is_no
     assert pass_guard(Triple("Solve $x + 1 = 3$ for $x$.", "2", "x = 2")) is None
     assert pass_guard(Triple("Compute 6 times 7.", "42", "Answer: 42!")) is None  # an exclamation
     assert pass_guard(Triple("Find x.", "42", "Work. <answer>42</answer>")) is None  # a tag, not a relation
+
+
+@pytest.mark.parametrize(("answer", "math"), [
+    ("The answer is 7 squared.", "7^2"), ("It is 4 cubed.", "4^3"), ("There are 5 factorial ways.", "5!"),
+    ("The side is the square root of 7.", "\\sqrt{7}"), ("She swam half of 12.", "12/2"),
+    ("The trip took 3 and a half hours.", "3+1/2"), ("The reading is 7 point 5.", "7.5"),
+    ("The length is 8 times 3.", "(8)*(3)"), ("It is 2 to the power of 5.", "(2)^(5)"),
+    ("The rope is the square root of 4 times 4.", ""), ("It is 12 divided by 3 plus 1.", ""),
+    ("It rang 8 times.", None), ("10 minus 3 is 7.", None), ("The answer is 7.", None), ("half", None),
+])
+def test_operations_in_words_are_read_as_math(answer: str, math) -> None:
+    from verifier_runtime.toolkit.criterion import word_operation
+
+    assert word_operation(answer) == math

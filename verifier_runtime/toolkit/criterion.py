@@ -171,6 +171,12 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
                 return "hedge:bound"  # "x > 12" for 12: a relation, not the value (R2.1)
         if _listed_with_others(x, a):
             return "hedge:list_for_single_answer"  # "Joie de vivre, James Ray, 25." for 25
+        worded = word_operation(a)
+        if worded is not None:
+            # "The answer is 7 squared.": a module that read the digits compared 7, not 49 (R4.1)
+            j = compare_candidate(worded, ref, x.cues, x) if worded else None
+            if j is None or not j.correct:
+                return j.reason if j is not None and j.reason.startswith("differ") else "differ:operation_in_words"
         if ("minus" in a or "egative" in a) and _SIGN_WORD_RE.search(a):
             # "The temperature is minus 7.": a module that read the digits compared 7, not -7 (R4.1)
             said = statement_values(a)
@@ -766,6 +772,11 @@ def _judge(x: Any) -> Judgment:
     answer = x.answer or (c.candidates[0] if c.candidates else c.answer)  # the one the modules read (R1.2)
     if answer and answer[-1:] == "!" and _BARE_BANG_RE.search(answer) and _exclaimed(x, info):
         answer = answer.rstrip()[:-1]  # "Answer: 42!": an exclamation in prose, not 42 factorial (R3.3)
+    worded = word_operation(answer) if answer else None
+    if worded == UNREAD_OPERATION:  # "the square root of 4 times 4": no value to compare with confidence
+        return Judgment(False, "differ:operation_in_words")
+    if worded is not None:  # "The answer is 7 squared.": the operation, written as math, is the answer (R4.1)
+        answer = worded
     if _dangling(c.text or answer, ref) or _cut_off(info):
         return Judgment(False, "invalid:truncated")
     if "=" in answer and "=" not in ref and _equation_of(answer, ref):
@@ -871,6 +882,62 @@ _REAL_SET_START_RE = re.compile(r"(?:the\s+set\s+of\s+)?(?:all|every|any)\s+real
 _HAS_VALUE_RE = re.compile(r"\d|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
                            r"forty|fifty|hundred|thousand|million|half|quarter|third|dozen)\b", re.IGNORECASE)
 _STATEMENT_CONCLUSION_RE = re.compile(r"\b(?:so|thus|therefore|hence)\b[\s,]*", re.IGNORECASE)
+
+
+_WN = r"[-+]?\d+(?:\.\d+)?"
+# R4.1: an operation written in words on numbers ("7 squared", "the square root of 7", "7 times 3"):
+# the value is the operation's, never the number it names. (pattern body, the math it writes)
+_WORD_OPERATION_FORMS = (
+    (r"(?P<a>" + _WN + r")[ \t]++squared", "{a}^2"),
+    (r"(?P<a>" + _WN + r")[ \t]++cubed", "{a}^3"),
+    (r"(?P<a>\d+)[ \t]++factorial", "{a}!"),
+    (r"(?:the[ \t]++)?(?:positive[ \t]++)?square[ \t]++root[ \t]++of[ \t]++(?P<a>" + _WN + r")", "\\sqrt{{{a}}}"),
+    (r"(?:the[ \t]++)?cube[ \t]++root[ \t]++of[ \t]++(?P<a>" + _WN + r")", "\\sqrt[3]{{{a}}}"),
+    (r"half[ \t]++of[ \t]++(?P<a>" + _WN + r")", "{a}/2"),
+    (r"(?:twice|double)[ \t]++(?P<a>" + _WN + r")", "2*{a}"),
+    (r"(?P<a>\d+)[ \t]++and[ \t]++a[ \t]++half", "{a}+1/2"),
+    (r"(?P<a>\d+)[ \t]++and[ \t]++a[ \t]++quarter", "{a}+1/4"),
+    (r"(?P<a>\d+)[ \t]++and[ \t]++a[ \t]++third", "{a}+1/3"),
+    (r"(?P<a>\d+)[ \t]++point[ \t]++(?P<b>\d+)", "{a}.{b}"),
+    (r"(?P<a>" + _WN + r")[ \t]++(?:times|multiplied[ \t]++by)[ \t]++(?P<b>" + _WN + r")", "({a})*({b})"),
+    (r"(?P<a>" + _WN + r")[ \t]++(?:divided[ \t]++by|over)[ \t]++(?P<b>" + _WN + r")", "({a})/({b})"),
+    (r"(?P<a>" + _WN + r")[ \t]++plus[ \t]++(?P<b>" + _WN + r")", "({a})+({b})"),
+    (r"(?P<a>" + _WN + r")[ \t]++minus[ \t]++(?P<b>" + _WN + r")", "({a})-({b})"),
+    (r"(?P<a>" + _WN + r")[ \t]++to[ \t]++the[ \t]++power[ \t]++of[ \t]++(?P<b>" + _WN + r")", "({a})^({b})"),
+)
+_WORD_OPERATIONS = tuple((re.compile(r"(?<![\w.])" + body + r"(?![\w.]|[ \t]++(?:times|squared|cubed|plus|minus|over"
+                                     r"|divided|multiplied|to[ \t]+the|and[ \t]+a)\b)", re.IGNORECASE), form)
+                         for body, form in _WORD_OPERATION_FORMS)
+_WORD_OPERATION_HINT_RE = re.compile(r"squared|cubed|factorial|root|half|twice|double|point|times|multiplied|divided"
+                                     r"|over|plus|minus|power|quarter|third", re.IGNORECASE)
+_DIGITS_RE = re.compile(r"\d+(?:\.\d+)?")
+#: what :func:`word_operation` gives for an operation in words it cannot write as math
+UNREAD_OPERATION = ""
+
+
+def word_operation(answer: str) -> str | None:
+    """R4.1: the math an operation in words on numbers writes, for the value a short statement
+    gives ("The answer is 7 squared." -> ``7^2``; "She swam half of 12." -> ``12/2``; "The trip
+    took 3 and a half hours." -> ``3+1/2``; "7 times 3" -> ``(7)*(3)``). ``None`` where the
+    statement names no operation; :data:`UNREAD_OPERATION` (empty) where it names one on its
+    numbers that cannot be written so ("the square root of 4 times 4"), or where the statement
+    holds numbers beside the operation's ("10 minus 3 is 7" states 7: ``None`` then, the
+    operation being the working, not the value)."""
+    if not answer or len(answer) > 200 or not _WORD_OPERATION_HINT_RE.search(answer):
+        return None
+    text = answer.replace("$", "").strip().rstrip(".!").strip()
+    cops = list(_COPULA_RE.finditer(text))
+    v = text[cops[-1].end():].strip() if cops else text
+    found = [(m, form) for rx, form in _WORD_OPERATIONS for m in rx.finditer(v)]
+    if not found:
+        return None
+    if len(found) > 1:
+        return UNREAD_OPERATION  # "the square root of 4 times 4": several operations, no order to read
+    m, form = found[0]
+    outside = v[:m.start()] + " " + v[m.end():]
+    if _DIGITS_RE.search(outside) or _WORD_OPERATION_HINT_RE.search(outside):
+        return UNREAD_OPERATION  # another number or operation beside this one in the stated value
+    return form.format(**m.groupdict())
 
 
 def statement_values(answer: str, *, percent: bool = False) -> list[str]:
@@ -1388,11 +1455,12 @@ _PLAIN_OPERATOR_CHARS = frozenset("+-*/^!<>\u00d7\u00f7\u00b7\u2212\u2264\u2265"
 
 def _plain_expressions(question: str) -> list[str]:
     """The expressions a question without math delimiters writes in its prose: runs of words
-    made of digits and operators ("Compute 6 * 7." -> ``6 * 7``), or single letters between them."""
+    made of digits and operators ("Compute 6 * 7." -> ``6 * 7``) or a function written out
+    ("Simplify sqrt(8)." -> ``sqrt(8)``), or single letters between them."""
     runs: list[str] = []
     cur: list[str] = []
     for word in question.split():
-        w = word.strip(",;:?")
+        w = word.strip(",;:?").rstrip(".")  # "Simplify sqrt(8)." ends its sentence after the expression
         if w and _PLAIN_MATH_TOKEN_RE.fullmatch(w) and (
                 len(w) == 1 or any(ch.isdigit() or ch in _PLAIN_OPERATOR_CHARS for ch in w)):
             cur.append(w)
@@ -1402,7 +1470,8 @@ def _plain_expressions(question: str) -> list[str]:
             cur = []
     if cur:
         runs.append(" ".join(cur))
-    return [r for r in runs if any(ch in _PLAIN_OPERATOR_CHARS for ch in r)]
+    # an operator, or a function written out ("sqrt(8)", "log(100)")
+    return [r for r in runs if any(ch in _PLAIN_OPERATOR_CHARS for ch in r) or _PLAIN_FUNCTION_RE.search(r)]
 
 
 @memoize_text(maxsize=1024, max_chars=20_000)
@@ -1434,8 +1503,8 @@ def is_restatement(answer: str, reference: str, question: str) -> bool:
     # symbols, and the same tree once parsed (sympy keeps what it is given; nothing is simplified)
     key = _symbols_key(a)
     same = [sq for sq in spans if len(sq) <= _MAX_RESTATEMENT_CHARS and _symbols_key(sq) == key]
-    if not same or len(key) < 2:
-        return False
+    if not same or (len(key) < 2 and not (_COMMAND_RE.search(a) or _PLAIN_FUNCTION_RE.search(a))):
+        return False  # one symbol is too little to call a restatement, unless a function applies to it
     from verifier_runtime.toolkit.latex import parse_ast as _pa
     from verifier_runtime.toolkit.latex import parse_expression as _pe
 
