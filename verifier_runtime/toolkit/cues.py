@@ -99,9 +99,10 @@ class Cues:
     quantity = _Cue()
 
     def __init__(self, _text: str = "", **values: object) -> None:
-        unknown = set(values) - set(_FIELD_DEFAULTS)
-        if unknown:
-            raise TypeError(f"unknown cue fields: {sorted(unknown)}")
+        if values:  # (question_cues passes none: no sets to build for every question)
+            unknown = set(values) - set(_FIELD_DEFAULTS)
+            if unknown:
+                raise TypeError(f"unknown cue fields: {sorted(unknown)}")
         self._text = _text
         self._low = _text.lower()
         self._folded: str | None | bool = False  # not folded yet
