@@ -913,9 +913,18 @@ def _bounded_frozenset(*args: Any) -> frozenset:
     return f
 
 
+_NESTING = (tuple, frozenset)
+
+
 def _tuple_display(t: tuple) -> tuple:
-    if any(isinstance(x, tuple | frozenset) for x in t) and _depth_problem(t):
-        raise RecursionError("tuple nested too deeply for a code module")
+    """The depth check of a computed tuple display in module code (``a, r = x.answer, x.ref``).
+    A loop over a prebuilt type tuple: this runs for several displays of every module call, and a
+    generator with a ``tuple | frozenset`` union built per item cost a few percent of a cascade."""
+    for x in t:
+        if isinstance(x, _NESTING):
+            if _depth_problem(t):
+                raise RecursionError("tuple nested too deeply for a code module")
+            break
     return t
 
 

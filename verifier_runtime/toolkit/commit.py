@@ -1131,7 +1131,12 @@ _ALT_BEFORE_RE = re.compile(
     r"|(?P<w>" + _ALT_VALUE + r")\s++(?:would|could|might|may|will|does|should)\s+(?:also|equally)\s+"
     r"(?:work|do|fit|be\s+(?:plausible|possible|correct|valid|right|acceptable|argued|defended|justified|the\s+answer))\b",
     re.IGNORECASE)
+# Every branch of _ALT_AFTER_RE starts at a word start with one of the letters in the look ahead, at
+# "(", or at white space after ";", "," or "(" (or at the start): the look ahead turns away every
+# other position at once, where the engine tried each branch in turn (the same matches, three times
+# faster; case-insensitive like the branches, so its letters match as theirs do)
 _ALT_AFTER_RE = re.compile(
+    r"(?=\b[abcfimnoprstuw]|\(|(?:^|(?<=[;,(]))\s)(?:"
     r"\b(?:alternatively|otherwise)\b[\s,:]*(?:(?:it|the\s+answer|this)\s+(?:is|could\s+be|might\s+be|may\s+be|would\s+be)\s+)?"
     r"(?P<a>" + _ALT_VALUE + r")"
     r"|(?:\b(?:or|it|this)\s+(?:it\s+)?|(?:^|(?<=[;,(]))\s*+)(?:could|might|may)\s+(?:also|equally)\s+be\s+(?P<b>"
@@ -1184,7 +1189,7 @@ _ALT_AFTER_RE = re.compile(
     + _ALT_VALUE + r")(?=\s*+(?:[.!?;,]|$))"
     # "... Or maybe it is 48.", "Perhaps 48.": a sentence that offers another value as a possibility
     r"|(?:^|(?<=[\s.!?;:,)$\]]))(?:or\s+)?(?:maybe|perhaps|possibly)\b[\s,]*+(?:(?:it|that|this|the\s+answer)"
-    r"(?:'s|\s+is|\s+(?:could|might|would)\s+be)\s++)?(?P<r>" + _ALT_VALUE + r")(?=\s*+(?:[.!?;]|$))",
+    r"(?:'s|\s+is|\s+(?:could|might|would)\s+be)\s++)?(?P<r>" + _ALT_VALUE + r")(?=\s*+(?:[.!?;]|$)))",
     re.IGNORECASE)
 _TAIL_OR_RE = re.compile(r"(?<![\s$%*,;\\>{])(?:[\s$%*,;]|\\(?:quad|qquad|[,;: ])|\\(?:text|mathrm|textrm)\s*+\{|<\s*+/\s*+answer\s*+>)*+\(?\s*+(?:or|maybe|perhaps|possibly)\b(?:\s++(?:maybe|perhaps|possibly|even))?"
                          r"[\s,:]*+(?:(?:it|that|this|the\s+answer)(?:'s|\s+is|\s+(?:could|might|may|would)\s+be)\s++)?"

@@ -99,9 +99,10 @@ class Cues:
     quantity = _Cue()
 
     def __init__(self, _text: str = "", **values: object) -> None:
-        unknown = set(values) - set(_FIELD_DEFAULTS)
-        if unknown:
-            raise TypeError(f"unknown cue fields: {sorted(unknown)}")
+        if values:  # (question_cues passes none: no sets to build for every question)
+            unknown = set(values) - set(_FIELD_DEFAULTS)
+            if unknown:
+                raise TypeError(f"unknown cue fields: {sorted(unknown)}")
         self._text = _text
         self._low = _text.lower()
         self._folded: str | None | bool = False  # not folded yet
@@ -154,7 +155,11 @@ class Cues:
         return tuple(names)
 
 
+# A look ahead first (here and in _PERCENT_RE): every branch starts at a word start with one of the
+# letters it lists, so it turns away every other position at once, where the engine tried each branch
+# in turn (the same matches; case-insensitive like the branches, so its letters match as theirs do)
 _SEVERAL_RE = re.compile(
+    r"(?=\b[acdefgilnrswz])(?:"
     r"\b(?:find|list|enter|give|determine|compute|name|identify|state|select|choose|write)\s+(?:down\s+)?(?:all|every|each|"
     r"both|the\s+(?:two|three|four)|two|three|four)\b"
     r"|\ball\s+(?:the\s+)?(?:possible\s+|real\s+|integer\s+|positive\s+|negative\s+|complex\s+)*(?:values?|solutions?|roots?|"
@@ -162,7 +167,7 @@ _SEVERAL_RE = re.compile(
     r"|\bseparated\s+by\s+commas?\b|\bcomma[- ]separated\b|\bsolutions\s+(?:to|of|for)\b|\bwhat\s+are\s+the\s+(?:solutions|roots|"
     r"zeros|values|possible)|\broots\s+of\b|\bzeros\s+of\b|\bwhich\s+of\s+the\s+following(?:\s+\w+){0,3}\s+are\b|\bselect\s+all\b|"
     r"\ball\s+that\s+apply\b|\bsolve\b.{0,80}\bfor\s+all\b"
-    r"|\b(?:as|in)\s+a\s+list\s+of\b|\blist\s+of\s+(?:those|the)\s+(?:options|letters|choices|statements)\b",
+    r"|\b(?:as|in)\s+a\s+list\s+of\b|\blist\s+of\s+(?:those|the)\s+(?:options|letters|choices|statements)\b)",
     re.IGNORECASE | re.DOTALL,
 )
 _ORDERED_RE = re.compile(
@@ -245,8 +250,8 @@ _SIMPLEST_RE = re.compile(
     r"\bsimplest\s+(?:\w+\s+)?form|\bsimplif(?:y|ied)|\blowest\s+terms|\breduced\s+(?:form|fraction)", _I
 )
 _PERCENT_RE = re.compile(
-    r"\bwhat\s+percent(?:age)?\b|\bas\s+a\s+percent(?:age)?\b|\bin\s+percent(?:age)?\b|\bpercent(?:age)?\s+of\b"
-    r"|\bhow\s+many\s+percent\b|\bpercentage\b",
+    r"(?=\b[waiph])(?:\bwhat\s+percent(?:age)?\b|\bas\s+a\s+percent(?:age)?\b|\bin\s+percent(?:age)?\b"
+    r"|\bpercent(?:age)?\s+of\b|\bhow\s+many\s+percent\b|\bpercentage\b)",
     _I,
 )
 _PROBABILITY_RE = re.compile(r"\bprobabilit(?:y|ies)\b|\bwhat\s+(?:is|are)\s+the\s+(?:chances?|odds)\b|\blikelihood\b", _I)

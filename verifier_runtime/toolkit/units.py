@@ -20,6 +20,7 @@ import re
 import threading
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from verifier_runtime.limits import MAX_ANSWER_CHARS
@@ -285,6 +286,17 @@ def _make(magnitude: Fraction | float, q: Any, text: str) -> Quantity:
     return Quantity(magnitude, str(q.units), str(q.dimensionality), text)
 
 
+@lru_cache(maxsize=1024)
+def _unit_names(unit: str) -> tuple[str, str]:
+    """pint's spelling of a unit text and of its dimensionality (what :func:`_make` keeps), once per
+    unit text: answers repeat their units ("5 cm", "12 cm"), and pint's parse of the unit and its
+    printing of the two are most of what a quantity costs. A pure function of the text (one
+    registry for the process); an error is not kept. Cleared with the parse caches."""
+    ureg = _registry()
+    q = ureg.Quantity(1, ureg.parse_units(unit))
+    return str(q.units), str(q.dimensionality)
+
+
 @memoize_text()
 def parse_quantity(s: object) -> Quantity | None:
     """``"12 cm"``, ``"9.8\\,\\mathrm{m/s^2}"``, ``"\\SI{5}{\\meter}"``, ``"25 °C"`` ... as a Quantity, else ``None``.
@@ -301,9 +313,8 @@ def parse_quantity(s: object) -> Quantity | None:
         ureg = _registry()
         if ureg is None:
             return None
-        units = ureg.parse_units(unit)
-        q = ureg.Quantity(1, units)
-        return _make(num.value, q, s)
+        name, dimensionality = _unit_names(unit)
+        return Quantity(num.value, name, dimensionality, s)
     except Exception:  # noqa: BLE001 - pint raises many error types on odd unit text
         return None
 
