@@ -2744,6 +2744,8 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
             stated = _stated_in(answer, alias)
             if stated is not None:
                 return Judgment(stated, "equal:reference_in_answer" if stated else "differ:reference_not_committed")
+    if x is not None and x.question and _surname_answer(answer, ref, x.question):
+        return Judgment(True, "equal:surname")
     if _REFUSAL_RE.match(answer.strip()):
         return Judgment(False, "invalid:refusal")
     if x is not None and x.question and len(answer) >= len(x.question) // 2 and _echoed(x):
@@ -2751,6 +2753,56 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
     if _mathy(ref) and not _mathy(answer):
         return Judgment(False, "differ:answer_not_comparable")  # a value asked, prose given
     return Judgment(False, "differ:text")
+
+
+# R6.4: a person asked for ("Who wrote Hamlet?", "Which scientist ...?"), named by a reference of a
+# given name (or initials) and a surname, with name particles ("Leonardo da Vinci")
+_PERSON_ASKED_RE = re.compile(r"\bwho(?:m|se)?\b|\bwhich[ \t]++(?:person|man|woman|scientist|author|writer|painter|"
+                              r"composer|president|king|queen|emperor|mathematician|physicist|chemist|philosopher|poet|"
+                              r"artist|inventor|explorer|leader|general|pope|ruler|saint|actor|actress|singer)\b",
+                              re.IGNORECASE)
+def _person_word(t: str) -> bool:
+    """A capitalised name word in any script ("René", "O'Brien", "Saint-Saëns") or an initial ("W.")."""
+    if len(t) == 2 and t[1] == "." and t[0].isupper():
+        return True
+    return len(t) > 1 and t[0].isupper() and t.replace("'", "").replace("\u2019", "").replace("-", "").isalpha() \
+        and not t.isupper()
+_NAME_PARTICLES = frozenset({"da", "de", "di", "del", "della", "van", "von", "der", "den", "du", "la", "le", "bin", "ibn"})
+_NAME_SUFFIXES = frozenset({"Jr.", "Sr.", "II", "III", "IV"})
+_MAX_SURNAME_ANSWER_WORDS = 12
+
+
+def _surname_answer(answer: str, ref: str, question: str) -> bool:
+    """R6.4: the answer names the person of the reference by surname alone or with the given name's
+    initial ("Shakespeare", "W. Shakespeare", "It was written by Shakespeare." for William
+    Shakespeare; "da Vinci" for Leonardo da Vinci) where the question asks for a person, and no
+    other given name stands before it ("Edmund Shakespeare" is another person). Judged, never a
+    module's alias: a surname can be shared (the Wright brothers), which a judge weighs."""
+    if not _PERSON_ASKED_RE.search(question) or len(answer.split()) > _MAX_SURNAME_ANSWER_WORDS or len(ref) > 60:
+        return False
+    words = [w for w in ref.strip().rstrip(".").split() if w not in _NAME_SUFFIXES]
+    if not 2 <= len(words) <= 4 or not all(_person_word(w) or w in _NAME_PARTICLES for w in words):
+        return False
+    k = len(words) - 1
+    while k > 1 and words[k - 1] in _NAME_PARTICLES:
+        k -= 1  # "Leonardo da Vinci": the surname is "da Vinci"
+    surname, given = words[k:], words[:k]
+    if not given or not _person_word(given[0]):
+        return False
+    toks = answer.replace(",", " ").replace(";", " ").split()
+    want = [w.lower() if w in _NAME_PARTICLES else w for w in surname]
+    n = len(surname)
+    for i in range(len(toks) - n + 1):
+        got = [t.rstrip(".!?") for t in toks[i:i + n]]
+        if [g.lower() if g.lower() in _NAME_PARTICLES else g for g in got] != want:
+            continue
+        j = i  # the name words written right before it: none, the given names, or their initials
+        while j > 0 and _person_word(toks[j - 1]):
+            j -= 1
+        named = [t for t in toks[j:i] if t not in given]
+        if all(len(t) == 2 and t.endswith(".") and any(g.startswith(t[0]) for g in given) for t in named):
+            return True
+    return False
 
 
 def _loose(s: str) -> str:

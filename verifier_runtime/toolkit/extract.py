@@ -909,6 +909,10 @@ def _extract(text: str, *, reference: bool) -> _Found:
     end = len(text)
     if not stripped or (unclosed_box and not reference):
         return None, "none", [], unclosed_box, end, ()  # a response cut inside \boxed{ has no usable answer
+    if not reference and (":" in stripped or "\uff1a" in stripped):
+        inline, inline_end = _inline_answer_colon(text)
+        if inline:  # "We get 42. Answer: 41": the answer line written after a sentence, in the same line
+            return inline, "answer_colon", [inline], unclosed_box, inline_end, ()
     if not multiline and (reference or len(stripped) <= _SHORT_LIMIT):
         reasoned = _VALUE_THEN_REASON_RE.match(stripped) if not reference else None
         if reasoned:  # "43. Because 6 times 7 is 42.": the value first, its reason after (the tail:
@@ -926,6 +930,27 @@ def _extract(text: str, *, reference: bool) -> _Found:
         if ans:
             return ans, "last_line", [ans], unclosed_box, end, ()
     return None, "none", [], unclosed_box, end, ()
+
+
+# "We get 42. Answer: 41": an answer mark after a sentence's end, inside a line
+_INLINE_ANSWER_COLON_RE = re.compile(r"(?<=[.!?])[ \t]++(?:(?:\*\*|__)[ \t]*+)?(?:final[ \t]++)?(?:ans|answer)"
+                                     r"(?:[ \t]*+(?:\*\*|__))?[ \t]*+[:\uff1a](?:[ \t]*+(?:\*\*|__))?", re.IGNORECASE)
+
+
+def _inline_answer_colon(text: str) -> tuple[str, int]:
+    """(the value after the last answer mark that follows a sentence inside the last line of
+    ``text``, up to its sentence's end, where it ends): "We get 42. Answer: 41" -> ``41``;
+    ``("", 0)`` when there is none."""
+    found = list(_INLINE_ANSWER_COLON_RE.finditer(text))
+    if not found or "\n" in text[found[-1].end():].strip():
+        return "", 0
+    start = found[-1].end()
+    rest = text[start:]
+    lead = len(rest) - len(rest.lstrip())
+    m = _SENTENCE_END_RE.search(rest, lead)
+    stop = m.start() if m else len(rest.rstrip())
+    value = clean_answer(rest[lead:stop])
+    return (value, start + stop) if value else ("", 0)
 
 
 _RUN_GAP_CHARS = " \t\r\n*_"
