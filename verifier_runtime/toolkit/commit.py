@@ -601,7 +601,8 @@ _DOUBT_TAIL_RE = re.compile(r"^(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:not\s+(?:sure|ce
 # nothing, or a closing remark that commits to nothing ("I'm not sure").
 _ASKED_AT_END_RE = re.compile(r"\?[\s$*_)\]}]*+$")
 _ASKED_AFTER_RE = re.compile(r"^[\s$*_)\]}]*+\?(?!\?)")
-_SENTENCE_BREAK_RE = re.compile(r"[.!;:](?=\s)|\n")
+# a full stop after an initial or a title ("G. Bizet?", "St. Petersburg?", "Dr. Who?") ends no sentence
+_SENTENCE_BREAK_RE = re.compile(r"(?<!\b(?-i:[A-Z]))(?<!\b(?:St|Dr|Mr|Ms|Jr|Sr|Mt|vs))(?<!\bMrs)\.(?=\s)|[!;:](?=\s)|\n")
 _ASKED_CHARS = 200
 # a question about the answer itself: "Is it 42?", "Could it be 42?", "Is the answer 42?"
 _ASKED_CANDIDATE_RE = re.compile(r"(?:is|could|would|might|can|should|will|must)\s++(?:it|that|this|the\s++(?:final\s++)?"
