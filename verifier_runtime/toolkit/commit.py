@@ -291,6 +291,14 @@ def _self_answered(text: str) -> str | None:
     return w if w and _key(w) == _key(v) else None
 
 
+# "42, I'm fairly sure", "Paris, I believe", "12, if I'm not mistaken": the answer's confidence, after a comma
+_CONFIDENCE_TAIL_RE = re.compile(
+    r"(?<=\S),[ \t]*+(?:(?:i'?m|i[ \t]++am|we'?re)[ \t]++(?:(?:fairly|quite|pretty|very|reasonably|almost|totally|"
+    r"absolutely|completely)[ \t]++)?(?:sure|certain|confident|positive)|i[ \t]++(?:think|believe|reckon|guess)|"
+    r"if[ \t]++i'?m[ \t]++not[ \t]++mistaken|if[ \t]++i[ \t]++recall[ \t]++correctly|for[ \t]++sure)[ \t]*+[.!]?[ \t]*+$",
+    re.IGNORECASE)
+
+
 def _asked_value(segment: str, value: str) -> bool:
     """The value a correction lands on is put as a question and left so ("Actually no, it's 7?",
     "No wait, 7? I am not sure."): asked, not committed (R2.1). A question mark followed by an
@@ -986,6 +994,9 @@ def _commitment(ex: Extracted) -> Commitment:
     if answer is None:
         return Commitment(None, (), reason=reason or "no_answer", retracted=tuple(retracted), method=ex.method)
     negated: list[str] = []
+    if not candidates and ex.method != "boxed" and "," in answer:
+        # "It's 42, I'm fairly sure.": a remark on the confidence, no second item (R1.1)
+        answer = _CONFIDENCE_TAIL_RE.sub("", answer) or answer
     if not candidates:
         stated = final_statement(answer) if ex.method != "boxed" else _BOX_NOT_RE.sub("not ", answer, count=1)
         if ex.method == "boxed" and _BOX_NEQ_RE.match(stated):
