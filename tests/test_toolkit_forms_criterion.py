@@ -376,3 +376,16 @@ def test_operations_in_words_are_read_as_math(answer: str, math) -> None:
     from verifier_runtime.toolkit.criterion import word_operation
 
     assert word_operation(answer) == math
+
+
+@pytest.mark.parametrize(("question", "reference", "response", "guard"), [
+    ("Which planet is largest?", "Jupiter", "Saturn, Jupiter", "ambiguous:two_names"),
+    ("In which state was he born?", "Virginia", "Norfolk, Virginia", "ambiguous:two_names"),
+    ("What is the capital of France?", "Paris", "Paris, France", None),
+    ("What is the capital of France?", "Paris, France", "Paris, France", None),
+])
+def test_no_module_passes_the_second_of_two_names(question: str, reference: str, response: str, guard) -> None:
+    from verifier_runtime.toolkit.criterion import pass_guard
+    from verifier_runtime.triple import Triple
+
+    assert pass_guard(Triple(question, reference, response)) == guard

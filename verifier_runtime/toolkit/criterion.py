@@ -157,6 +157,8 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
             return "differ:choice_letter_text_disagree"  # a module read the letter alone
         if _rejects_option(a, x) or _rejected(x.answer or a, x) is not None:
             return "negation:only_negated"  # (the whole answer: a module may pass the matched part alone)
+        if _second_of_two_names(x.answer or a, ref):
+            return "ambiguous:two_names"  # "Saturn, Jupiter" for Jupiter: two peers, or a place and its region
         bare = _TAG_RE.sub(" ", a) if "<" in a else a  # "<answer>42</answer>": tags, no relation
         if _quantity_conflicts(a, x.cues):
             return "differ:label"  # "pH = 3" where the pOH is asked (R4.2)
@@ -449,6 +451,25 @@ def _listed_with_others(x: Any, answer: str) -> bool:
     if not ref or "," not in answer or len(answer) > 300 or several_allowed(x) or parse_bool(ref) is not None:
         return False  # "Yes, zero is even, since ...": a boolean with its reason is no list
     return any(_has_peer(answer, alias, x.question or "") for alias in reference_aliases(ref, x.question or "")[:4])
+
+
+_TWO_NAMES_RE = re.compile(r"^(?P<a>(?-i:[A-Z])[^\s,;]*+(?:[ \t]++(?-i:[A-Z])[^\s,;]*+){0,3}),[ \t]++"
+                           r"(?P<b>(?-i:[A-Z])[^\s,;]*+(?:[ \t]++(?-i:[A-Z])[^\s,;]*+){0,3})[ \t]*+[.!]?$")
+
+
+def _second_of_two_names(answer: str, ref: str) -> bool:
+    """R2.3: the answer is two capitalised names joined by a comma, and the reference is the second
+    alone: "Saturn, Jupiter" for Jupiter lists two peers, "Norfolk, Virginia" for Virginia names a
+    place and its region; only a judge can tell them apart, so no module passes it (a reference
+    that is the first name, "Paris, France" for Paris, is the usual apposition and stays)."""
+    if "," not in answer or len(answer) > 80:
+        return False
+    m = _TWO_NAMES_RE.match(answer.strip())
+    if m is None:
+        return False
+    r = normalize_text(ref)
+    first, second = normalize_text(m.group("a")), normalize_text(m.group("b").rstrip(".!"))
+    return bool(r) and second == r and first not in r
 
 
 def _symbolic(answer: str) -> bool:
