@@ -299,6 +299,13 @@ _CONFIDENCE_TAIL_RE = re.compile(
     re.IGNORECASE)
 
 
+# "6 * 7 -> 42", "6*7 => 42", "12 + 30 \u2192 42": a computation, an arrow, and what it gives
+_ARROW_RESULT_RE = re.compile(r"^(?P<lhs>[^\n]{1,200}?)[ \t]*+(?:->|=>|\u2192|\u21d2|\\Rightarrow\b|\\implies\b)"
+                              r"[ \t]*+(?P<v>[^\s=<>\u2192\u21d2][^=<>\u2192\u21d2\n]{0,40}?)[ \t]*+[.!]?$")
+# the left side worked something out: digits and an operator ("6 * 7", "12+30", "\frac{84}{2}")
+_WORKED_RE = re.compile(r"\d[ \t]*+(?:[-+*/^\u00d7\u00b7]|\\times|\\cdot|\\div)[ \t]*+[\d(\\]|\\frac\{\d")
+
+
 def _asked_value(segment: str, value: str) -> bool:
     """The value a correction lands on is put as a question and left so ("Actually no, it's 7?",
     "No wait, 7? I am not sure."): asked, not committed (R2.1). A question mark followed by an
@@ -997,6 +1004,11 @@ def _commitment(ex: Extracted) -> Commitment:
     if not candidates and ex.method != "boxed" and "," in answer:
         # "It's 42, I'm fairly sure.": a remark on the confidence, no second item (R1.1)
         answer = _CONFIDENCE_TAIL_RE.sub("", answer) or answer
+    if not candidates and ex.method != "boxed" and ("->" in answer or "=>" in answer or "\u2192" in answer
+                                                   or "\u21d2" in answer or "\\Rightarrow" in answer):
+        arrow = _ARROW_RESULT_RE.match(answer.strip())
+        if arrow is not None and _WORKED_RE.search(arrow.group("lhs")):
+            answer = arrow.group("v").strip()  # "6 * 7 -> 42": the working, then what it gives (R1.1)
     if not candidates:
         stated = final_statement(answer) if ex.method != "boxed" else _BOX_NOT_RE.sub("not ", answer, count=1)
         if ex.method == "boxed" and _BOX_NEQ_RE.match(stated):
