@@ -244,3 +244,43 @@ def test_a_template_response_never_nests_math_delimiters() -> None:
         assert "$not" not in text and "$$" not in text, text
         text = _template(b, Made(True, "3 \\pm 2 \\sqrt{2}"), _random.Random(seed))
         assert "$3 \\pm 2 \\sqrt{2}$" in text, text
+
+
+def test_pool_cache_survives_concurrent_writers(fixture_pool, tmp_path: Path) -> None:
+    """Two processes building one pool at once (a demo beside a test run) each rename their own
+    temporary file into place: no writer fails, and the cache reads back whole."""
+    import threading
+
+    from tasks.data.pool import _read_cache, _write_cache
+
+    _, res = fixture_pool
+    target = tmp_path / "cache" / "pool-0.jsonl.gz"
+    errors: list[BaseException] = []
+
+    def write() -> None:
+        try:
+            for _ in range(3):
+                _write_cache(target, res)
+        except BaseException as e:  # noqa: BLE001 - the test reports any failure
+            errors.append(e)
+
+    threads = [threading.Thread(target=write) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    back = _read_cache(target)
+    assert back is not None and [e.id for e in back.examples] == [e.id for e in res]
+    assert not [p.name for p in target.parent.iterdir() if p.name.startswith(".tmp-")]
+
+
+def test_pool_cache_write_failure_is_reported_not_raised(fixture_pool, tmp_path: Path) -> None:
+    from tasks.data.pool import PoolResult, _write_cache
+
+    _, res = fixture_pool
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    copy = PoolResult(list(res.examples), dict(res.report))
+    _write_cache(blocker / "pool-0.jsonl.gz", copy)  # its folder cannot be made
+    assert "cache_write_error" in copy.report

@@ -33,8 +33,10 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import os
 import random
 import sys
+import tempfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator
@@ -545,17 +547,40 @@ def _read_cache(path: Path) -> PoolResult | None:
 
 
 def _write_cache(path: Path, res: PoolResult) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    with gzip.open(tmp, "wt", encoding="utf-8", compresslevel=3) as f:
-        f.write(json.dumps({"report": res.report}, default=str) + "\n")
-        for e in res.examples:
-            f.write(json.dumps(e.to_dict(), default=str) + "\n")
-    tmp.replace(path)
-    # keep the few newest pools: each code or data change writes a new one
-    old = sorted(path.parent.glob("pool-*.jsonl.gz"), key=lambda p: p.stat().st_mtime, reverse=True)[CACHE_KEEP:]
-    for p in old:
-        p.unlink(missing_ok=True)
+    """Write the pool's cache file atomically. Several processes may build the same pool at once
+    (a demo beside a test run, two flows on one worker): each writes its own temporary file and
+    renames it into place, so a reader sees one whole file, and the last writer's (identical)
+    pool wins. A cache that cannot be written is reported, not fatal: the pool was built."""
+    tmp: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-" + path.name + "-")
+        os.chmod(tmp, 0o644)  # a cache file like any other (mkstemp makes it private)
+        with os.fdopen(fd, "wb") as raw, gzip.open(raw, "wt", encoding="utf-8", compresslevel=3) as f:
+            f.write(json.dumps({"report": res.report}, default=str) + "\n")
+            for e in res.examples:
+                f.write(json.dumps(e.to_dict(), default=str) + "\n")
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as e:
+        res.report["cache_write_error"] = f"{type(e).__name__}: {e}"
+        return
+    finally:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+    # keep the few newest pools: each code or data change writes a new one (another process may
+    # be pruning the same folder: a file gone already is no error)
+    dated = []
+    for p in path.parent.glob("pool-*.jsonl.gz"):
+        try:
+            dated.append((p.stat().st_mtime, p))
+        except OSError:
+            continue
+    for _, p in sorted(dated, reverse=True)[CACHE_KEEP:]:
+        try:
+            p.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 def _build(cfg: PoolConfig) -> PoolResult:

@@ -204,6 +204,10 @@ def _word_units(u: str) -> str:
 _EV_PER_C_RE = re.compile(r"eV/c(?![A-Za-z_])")
 
 
+#: names the unit registry defines that a math answer means as constants ("4 pi" is 4*pi, not 4 "pi units")
+_MATH_CONSTANT_NAMES = frozenset({"pi", "Pi", "PI"})
+
+
 def _unit_string(u: str) -> str | None:
     """A unit text as a pint expression, or ``None`` when it does not look like units."""
     u = u.strip().rstrip(".").strip()
@@ -227,6 +231,8 @@ def _unit_string(u: str) -> str | None:
     for ident in idents:
         if len(ident) == 1 and ident not in SINGLE_LETTER_UNITS:
             return None
+        if ident in _MATH_CONSTANT_NAMES:
+            return None  # "4 pi", "2pi": the number pi, which the registry also defines as a unit
     return u.replace("^", "**")
 
 
