@@ -1479,18 +1479,37 @@ def _question_spans(question: str) -> tuple[str, ...]:
     """The question's math spans, whitespace removed (the whole question when it has none,
     and then the expressions its prose writes too, unless it lists options)."""
     spans = [next(g for g in m.groups() if g is not None) for m in _MATH_SPAN_RE.finditer(question)]
+    worded = _worded_expressions(question)
     if spans:
-        return tuple(_squash(sp) for sp in spans)
+        return tuple(_squash(sp) for sp in [*spans, *worded])
     if parse_options(question):
         return (_squash(question),)  # the options' texts are the answers offered, not expressions to evaluate
-    return tuple(_squash(sp) for sp in [question, *_plain_expressions(question)])
+    return tuple(_squash(sp) for sp in [question, *_plain_expressions(question), *worded])
+
+
+def _worded_expressions(question: str) -> list[str]:
+    """The math of the operations in words a question writes on numbers ("What is 8 squared?"
+    -> ``8^2``, "Compute 8 times 3." -> ``(8)*(3)``): an expression of the question as much as
+    ``8^2`` written out (R2.6)."""
+    if len(question) > 2000 or not _WORD_OPERATION_HINT_RE.search(question):
+        return []
+    q = _SENTENCE_DOT_RE.sub(" ", question.replace("$", ""))  # "... divided by 4." ends a sentence, no decimal
+    out = [form.format(**m.groupdict()) for rx, form in _WORD_OPERATIONS for m in rx.finditer(q)]
+    return [_BRACKETED_NUMBER_RE.sub(r"\1", e) for e in out]  # "(12)/(4)" is written "12/4"
+
+
+_BRACKETED_NUMBER_RE = re.compile(r"\((\d+(?:\.\d+)?)\)")
+_SENTENCE_DOT_RE = re.compile(r"(?<=\d)\.(?!\d)")
 
 
 def is_restatement(answer: str, reference: str, question: str) -> bool:
     """R2.6: the answer only repeats an expression of the question (an expression with an
     operator), and the reference is written otherwise."""
-    if not answer or not question or len(answer) > _MAX_RESTATEMENT_CHARS or not _OPERATOR_RE.search(answer):
+    if not answer or not question or len(answer) > _MAX_RESTATEMENT_CHARS:
         return False
+    if not _OPERATOR_RE.search(answer):
+        worded = word_operation(answer)  # "8 squared" for "What is 8 squared?" restates it as "8^2" does
+        return bool(worded) and _OPERATOR_RE.search(worded) is not None and is_restatement(worded, reference, question)
     a = _squash(answer)
     r = _squash(reference)
     if len(a) < 2 or a == r or r.endswith("=" + a):
