@@ -588,6 +588,7 @@ def _value_like(part: str) -> bool:
 
 _MAX_ASKED = 8
 _ASKED_OR_RE = re.compile(r"^or\s+", re.IGNORECASE)
+_OR_EQUAL_RE = re.compile(r"\bthan[ \t]++or[ \t]++equal[ \t]++to\b")
 
 
 # a closing remark that commits to nothing: "42? 43? I'm not sure."
@@ -691,6 +692,8 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
 
         if reals_with_condition(text):
             return (text,), "single", False  # "x \\in \\mathbb{R}, x \\neq 2", "all reals except 2 and 3": one set
+    if " or " in low and "equal" in low and _OR_EQUAL_RE.search(low) and " or " not in _OR_EQUAL_RE.sub(" ", low):
+        return (text,), "single", False  # "x is greater than or equal to 2": one relation, in words (R4.4)
     if (" and " in text or "\\land" in text or "\\wedge" in text) and ("<" in text or ">" in text or "\\" in text):
         from verifier_runtime.toolkit.structures import is_both_bounds
 

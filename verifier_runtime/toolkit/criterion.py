@@ -777,6 +777,9 @@ def _judge(x: Any) -> Judgment:
         return Judgment(False, "differ:operation_in_words")
     if worded is not None:  # "The answer is 7 squared.": the operation, written as math, is the answer (R4.1)
         answer = worded
+    relation = worded_relation(answer) if worded is None else None
+    if relation is not None:  # "x is greater than 4": the relation x > 4 (R4.4)
+        answer = relation
     if _dangling(c.text or answer, ref) or _cut_off(info):
         return Judgment(False, "invalid:truncated")
     if "=" in answer and "=" not in ref and _equation_of(answer, ref):
@@ -938,6 +941,44 @@ def word_operation(answer: str) -> str | None:
     if _DIGITS_RE.search(outside) or _WORD_OPERATION_HINT_RE.search(outside):
         return UNREAD_OPERATION  # another number or operation beside this one in the stated value
     return form.format(**m.groupdict())
+
+
+_REL_VALUE = r"[-+\u2212]?(?:\d+(?:\.\d+)?(?:/\d+)?|\\frac\{\d+\}\{\d+\}|\\sqrt\{?\d+\}?)"
+_REL_WORDS = (  # (words, the sign they write); "or equal to" first, so that it is not read as the strict sign
+    (r"(?:greater|more|larger|bigger)[ \t]++than[ \t]++or[ \t]++equal[ \t]++to|at[ \t]++least|no[ \t]++less[ \t]++than"
+     r"|not[ \t]++less[ \t]++than", ">="),
+    (r"(?:less|smaller|fewer)[ \t]++than[ \t]++or[ \t]++equal[ \t]++to|at[ \t]++most|no[ \t]++(?:more|greater)[ \t]++than"
+     r"|not[ \t]++(?:more|greater)[ \t]++than", "<="),
+    (r"(?:strictly[ \t]++)?(?:greater|more|larger|bigger)[ \t]++than", ">"),
+    (r"(?:strictly[ \t]++)?(?:less|smaller)[ \t]++than", "<"),
+)
+_REL_SUBJECT = r"^[ \t]*+\$?(?P<var>[A-Za-z])\$?[ \t]++(?:is|must[ \t]++be|can[ \t]++be)[ \t]++"
+_WORDED_RELATIONS = tuple(
+    (re.compile(_REL_SUBJECT + r"(?:" + words + r")[ \t]++\$?(?P<v>" + _REL_VALUE + r")\$?[ \t]*+\.?[ \t]*+$", re.IGNORECASE), sign)
+    for words, sign in _REL_WORDS)
+_WORDED_BETWEEN_RE = re.compile(
+    _REL_SUBJECT + r"(?P<strict>strictly[ \t]++)?between[ \t]++\$?(?P<a>" + _REL_VALUE + r")\$?[ \t]++and[ \t]++\$?(?P<b>"
+    + _REL_VALUE + r")\$?(?P<incl>[ \t]*+,?[ \t]*+\(?(?:inclusive|inclusively|included)\)?)?[ \t]*+\.?[ \t]*+$", re.IGNORECASE)
+
+
+def worded_relation(answer: str) -> str | None:
+    """R4.4: a relation on one variable written in words, as math: "x is greater than 4" ->
+    ``x > 4``, "x is at least 2" -> ``x >= 2``, "x is at most 5" -> ``x <= 5``, "x is between 1
+    and 3" -> ``1 < x < 3`` (between excludes its ends unless it says "inclusive":
+    ``1 <= x <= 3``); ``None`` for anything else."""
+    if not answer or len(answer) > 120 or not (" than" in answer or "at " in answer or "between" in answer):
+        return None
+    if "between" in answer:
+        m = _WORDED_BETWEEN_RE.match(answer)
+        if m is None:
+            return None
+        sign = "<=" if m.group("incl") else "<"
+        return f"{m.group('a')} {sign} {m.group('var')} {sign} {m.group('b')}"
+    for rx, sign in _WORDED_RELATIONS:
+        m = rx.match(answer)
+        if m:
+            return f"{m.group('var')} {sign} {m.group('v')}"
+    return None
 
 
 def statement_values(answer: str, *, percent: bool = False) -> list[str]:
@@ -1585,7 +1626,8 @@ def _bounded_in(a: str, text: str) -> bool:
 
 
 # ----------------------------------------------------------------------------- typed comparison
-_CHAIN_RE = re.compile(r"(?<!\s)\s*+(?:=|\\approx|\u2248|\\simeq|\\sim)\s*")
+# ("<=", ">=", "!=" and "==" are relations, no equals sign of a chain: "-3 <= x <= 3" is no label "-3 <")
+_CHAIN_RE = re.compile(r"(?<!\s)\s*+(?:(?<![<>!=])=(?!=)|\\approx|\u2248|\\simeq|\\sim)\s*")
 _APPROX_RE = re.compile(r"\\approx|\u2248")
 _FUNC_LABEL_RE = re.compile(r"^\s*(?:[A-Za-z]'*\s*\(\s*[A-Za-z0-9, ]+\s*\)|\|[A-Za-z]{1,3}\||\\overline\{[A-Z]{1,3}\}|"
                             r"[A-Z]{2,3}|\\text\{[^{}]{1,30}\}|\\mathrm\{[^{}]{1,30}\}|\\angle\s*[A-Z]{1,3}|"
