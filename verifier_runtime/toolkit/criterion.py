@@ -729,6 +729,34 @@ def several_allowed(x: Any) -> bool:
     return pr is not None and pr.kind in ("set", "tuple") and len(getattr(pr.value, "items", ())) > 1
 
 
+# "3 and 1/2": a whole number and a proper fraction joined by "and" (R4.1)
+_MIXED_AND_RE = re.compile(r"(?<![\w.,/])(?P<w>\d{1,9})[ \t]++and[ \t]++(?P<p>\d{1,9})[ \t]*+/[ \t]*+(?P<q>\d{1,9})(?![\w.,/])")
+
+
+def mixed_number_commitment(c: Any, x: Any) -> Any:
+    """R4.1: "3 and 1/2" (a whole number, "and", a proper fraction) is the mixed number 3 1/2
+    where one value is asked, not the list 3, 1/2; where the question asks for several answers or
+    the reference holds several, it stays a list (R2.4). ``c`` unchanged when there is nothing to read."""
+    text = getattr(c, "text", None) or getattr(c, "answer", None)
+    if not text or " and " not in text or "/" not in text or len(text) > 200 or c.final_answers:
+        return c
+
+    def mixed(m: re.Match[str]) -> str:
+        p, q = int(m.group("p")), int(m.group("q"))
+        return f"{m.group('w')} {p}/{q}" if 0 < p < q else m.group()
+
+    new = _MIXED_AND_RE.sub(mixed, text)
+    if new == text or several_allowed(x):
+        return c
+    from dataclasses import replace
+
+    cands, joiner, hedged = split_candidates(new)
+    if joiner != "single" or len(cands) != 1:
+        return c  # "3 and 1/2, or 4": another candidate still
+    return replace(c, answer=cands[0], candidates=cands, joiner="single", hedged=c.hedged or hedged, text=new,
+                   items=cands)
+
+
 # ----------------------------------------------------------------------------- the procedure
 # a statement of not being able to answer, whatever number it names ("I cannot determine 42 from this")
 _INABILITY_RE = re.compile(
@@ -898,7 +926,7 @@ _WORD_OPERATION_FORMS = (
     (r"(?:the[ \t]++)?cube[ \t]++root[ \t]++of[ \t]++(?P<a>" + _WN + r")", "\\sqrt[3]{{{a}}}"),
     (r"half[ \t]++of[ \t]++(?P<a>" + _WN + r")", "{a}/2"),
     (r"(?:twice|double)[ \t]++(?P<a>" + _WN + r")", "2*{a}"),
-    (r"(?P<a>\d+)[ \t]++and[ \t]++a[ \t]++half", "{a}+1/2"),
+    (r"(?P<a>\d+)[ \t]++and[ \t]++(?:a|one)[ \t]++half", "{a}+1/2"),
     (r"(?P<a>\d+)[ \t]++and[ \t]++a[ \t]++quarter", "{a}+1/4"),
     (r"(?P<a>\d+)[ \t]++and[ \t]++a[ \t]++third", "{a}+1/3"),
     (r"(?P<a>\d+)[ \t]++point[ \t]++(?P<b>\d+)", "{a}.{b}"),
