@@ -15,6 +15,7 @@ from verifier_runtime.toolkit.commit import commitment_of
 from verifier_runtime.toolkit.compare import parse_answer
 from verifier_runtime.toolkit.criterion import (
     asked_statement,
+    comma_list_commitment,
     mixed_number_commitment,
     numeric_aliases,
     several_allowed,
@@ -85,8 +86,9 @@ class Triple:
         if value is _UNSET:
             info = self.answer_info
             # "3 and 1/2" is the mixed number where one value is asked (R4.1)
-            value = self._get("commitment", lambda: mixed_number_commitment(commitment_of(info), self)
-                              if info is not None else None)
+            # and "x=2,3" the list 2, 3 where several are asked and no decimal commas are in use (R2.4)
+            value = self._get("commitment", lambda: comma_list_commitment(
+                mixed_number_commitment(commitment_of(info), self), self) if info is not None else None)
         return value
 
     @property

@@ -757,6 +757,48 @@ def mixed_number_commitment(c: Any, x: Any) -> Any:
                    items=cands)
 
 
+# "x=2,3": one label over values joined by commas with no space
+_LABELLED_COMMA_LIST_RE = re.compile(
+    r"^[ \t]*+\$?[ \t]*+(?P<label>[A-Za-z](?:_\{?\w{1,3}\}?)?[ \t]*+=[ \t]*+)?"
+    r"(?P<list>[-+\u2212]?\d{1,9}(?:\.\d{1,9})?(?:,[-+\u2212]?\d{1,9}(?:\.\d{1,9})?){1,20})[ \t]*+\$?[ \t]*+\.?[ \t]*+$")
+
+
+def comma_list_commitment(c: Any, x: Any) -> Any:
+    """R2.4 / R4.1: "x=2,3" or "2,3" (commas between digits, no space) is the list 2, 3 where the
+    question asks for several answers and the texts write no decimal commas (English text, or
+    decimal points elsewhere); a comma before three digits may group thousands (``2,300``) and is
+    left to the number reader, and a reference written the same way (``0,1``) is read as the
+    answer is. ``c`` unchanged otherwise."""
+    if c is None or c.answer is None or c.several or c.final_answers or not c.candidates:
+        return c
+    one = c.candidates[0]
+    if "," not in one or len(one) > 200:
+        return c
+    m = _LABELLED_COMMA_LIST_RE.match(one)
+    if m is None:
+        return c
+    groups = m.group("list").split(",")
+    if any(re.fullmatch(r"\d{3}(?:\.\d+)?", g) for g in groups[1:]):
+        return c  # "x = 2,300": thousands, perhaps
+    ref = x.ref or ""
+    rm = _LABELLED_COMMA_LIST_RE.match(ref) if "," in ref else None
+    if rm is not None:
+        return c  # the reference writes its values the same way ("0,1"): both are read alike
+    cues = x.cues
+    if cues is None or not cues.several:
+        return c  # one value asked: "2,3" is a number, read by the digit-group rules
+    texts = " ".join(t for t in (x.question, x.reference, x.response) if t)
+    if _comma_convention(texts, m.group("list")) != "point":
+        return c  # decimal commas in use, or no evidence: not read as a list
+    new = (m.group("label") or "") + ", ".join(groups)
+    cands, joiner, _hedged = split_candidates(new)
+    if joiner != "and" or len(cands) < 2:
+        return c
+    from dataclasses import replace
+
+    return replace(c, answer=", ".join(cands), candidates=cands, joiner="and", text=new, items=cands)
+
+
 # ----------------------------------------------------------------------------- the procedure
 # a statement of not being able to answer, whatever number it names ("I cannot determine 42 from this")
 _INABILITY_RE = re.compile(
@@ -2138,19 +2180,30 @@ def _comma_reading(na: Number, x: Any) -> Number | None:
     """R4.1: ``1,234`` read by the convention of the rest of the text; English text (no decimal
     commas) reads thousands; no evidence in a non-English text: undecided."""
     texts = " ".join(t for t in (x.question, x.reference, x.response) if t)
-    text = texts.replace(na.text, " ")
+    reading = _comma_convention(texts, na.text)
+    if reading == "point":
+        return na
+    if reading == "comma":
+        return parse_number(na.text.replace(",", "."))
+    return None
+
+
+def _comma_convention(texts: str, number_text: str) -> str | None:
+    """R4.1: what a comma between digits is in these texts, ``number_text`` left out: ``"comma"``
+    (decimal commas are evidenced, no decimal points), ``"point"`` (decimal points, or English
+    text, which writes no decimal commas) or ``None`` (no evidence)."""
+    text = texts.replace(number_text, " ")
     comma = bool(_DECIMAL_COMMA_EVIDENCE_RE.search(text))
     point = bool(_POINT_EVIDENCE_RE.search(text))
     if point and not comma:
-        return na
+        return "point"
     if comma and not point:
-        alt = parse_number(na.text.replace(",", "."))
-        return alt
+        return "comma"
     words = {w.lower() for w in re.findall(r"[^\W\d_]+", texts)}
     known = len(words & _ENGLISH_WORDS)
     # a short English instruction ("Compute.", "Evaluate the sum.") is evidence enough
     english = (known >= 2 or (known == 1 and len(words) <= 6)) and all(w.isascii() for w in words)
-    return na if english else None
+    return "point" if english and not comma else None
 
 
 # Function words of English text (an English text writes no decimal commas: R4.1)
