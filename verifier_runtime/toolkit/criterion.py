@@ -799,6 +799,44 @@ def comma_list_commitment(c: Any, x: Any) -> Any:
     return replace(c, answer=", ".join(cands), candidates=cands, joiner="and", text=new, items=cands)
 
 
+# "42 (6 × 7)": a number, then its working in parentheses (digits, operators, an equals sign)
+_WORKED_PAREN_RE = re.compile(
+    r"^[ \t]*+(?P<v>[-+\u2212]?\d{1,12}(?:\.\d{1,12})?)[ \t]*+\([ \t]*+(?P<w>[-+\u2212\d.,*/^()=\u00d7\u00f7\u00b7x \t]{3,80})\)[ \t]*+\.?[ \t]*+$")
+_WORKING_OPERATOR_RE = re.compile(r"[+*/^\u00d7\u00f7\u00b7]|(?<=\d)[ \t]*+x[ \t]*+(?=\d)|(?<=[\d)])[ \t]*+[-\u2212][ \t]*+(?=[\d(])")
+
+
+def _working_value(w: str) -> float | None:
+    e = re.sub(r"(?<=\d)[ \t]*+x[ \t]*+(?=\d)", "*", w).replace("\u00d7", "*").replace("\u00b7", "*")
+    e = e.replace("\u00f7", "/").replace("\u2212", "-")
+    if "," in e:
+        return None  # "6,7": a list or a decimal comma, no working
+    return real_value(parse_answer(e.strip()))
+
+
+def worked_parenthesis_commitment(c: Any, x: Any) -> Any:
+    """R1.1: a number followed by its working in parentheses ("42 (6 × 7)", "42 (6*7 = 42)")
+    answers the number, where every side of the working equals it; other working ("42 (6 × 8)")
+    is left as written (no value to read with confidence). ``c`` unchanged otherwise."""
+    if c is None or c.answer is None or c.several or not c.candidates or "(" not in c.candidates[0]:
+        return c
+    one = c.candidates[0]
+    m = _WORKED_PAREN_RE.match(one)
+    if m is None or not _WORKING_OPERATOR_RE.search(m.group("w")):
+        return c
+    v = real_value(parse_answer(m.group("v").replace("\u2212", "-")))
+    sides = [p for p in m.group("w").split("=")]
+    if v is None or not all(p.strip() for p in sides):
+        return c
+    for side in sides:
+        sv = _working_value(side)
+        if sv is None or abs(sv - v) > 1e-9 * max(1.0, abs(v)):
+            return c
+    from dataclasses import replace
+
+    value = m.group("v")
+    return replace(c, answer=value, candidates=(value,), items=(value,))
+
+
 # ----------------------------------------------------------------------------- the procedure
 # a statement of not being able to answer, whatever number it names ("I cannot determine 42 from this")
 _INABILITY_RE = re.compile(
