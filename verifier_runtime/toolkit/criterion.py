@@ -69,7 +69,7 @@ from verifier_runtime.toolkit.text import (
     parse_identifier,
     text_match,
 )
-from verifier_runtime.toolkit.units import Quantity, convert, parse_quantity
+from verifier_runtime.toolkit.units import Quantity, convert, glued_exponents, parse_quantity
 
 __all__ = [
     "Judgment",
@@ -1949,6 +1949,8 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
     pr = parse_answer(r_text)
     if pr is None or pr.kind == "text":
         return None  # a text reference: the text rules decide (no answer parse needed)
+    if pr.kind == "quantity" and ("2" in a_text or "3" in a_text):
+        a_text = glued_exponents(a_text)  # "5 cm3" for 5 cm^3: the exponent glued to its unit (R4.5)
     pa = parse_answer(a_text)
     if pa is None:
         return None

@@ -202,6 +202,8 @@ def _word_units(u: str) -> str:
 
 
 _EV_PER_C_RE = re.compile(r"eV/c(?![A-Za-z_])")
+# a length or time symbol with a square or cube glued to it: "cm3", "m2", "s2" (R4.5)
+_GLUED_EXPONENT_RE = re.compile(r"(?<![A-Za-z_0-9^.])(?P<u>(?:[kcmdun]|mu)?m|s|ft|yd|mi|in)(?P<e>[23])(?![A-Za-z_0-9.^])")
 
 
 def _unit_string(u: str) -> str | None:
@@ -228,6 +230,21 @@ def _unit_string(u: str) -> str | None:
         if len(ident) == 1 and ident not in SINGLE_LETTER_UNITS:
             return None
     return u.replace("^", "**")
+
+
+def glued_exponents(s: str) -> str:
+    """R4.5: an answer's square or cube glued to a length or time symbol, written as a power:
+    "5 cm3" -> ``5 cm^3``, "9.8 m/s2" -> ``9.8 m/s^2``. Used on the answer's side of a comparison
+    only (a reference, and the construction data read from references, keep their parse)."""
+    if len(s) > 200 or not ("2" in s or "3" in s):
+        return s
+    split = _split(s)
+    if split is None:
+        return s
+    unit = _GLUED_EXPONENT_RE.sub(r"\g<u>^\g<e>", split[1])
+    if unit == split[1]:
+        return s
+    return f"{split[0].text} {unit}"
 
 
 def has_unit(s: object) -> bool:
