@@ -274,7 +274,9 @@ _OR_RE = re.compile(r"\bor\b(?!\s+not\b)", _I)
 _SENTENCE_SPLIT_RE = re.compile(r"[.!?\n:]\s*")
 
 # Requested unit. The captured token is kept only when it looks like a unit (see _unit_ok).
-_UNIT_TOKEN = r"((?:square\s+|cubic\s+|sq\.?\s+|cu\.?\s+)?[A-Za-zµμΩ°%][A-Za-z0-9µμΩ°%/^·*.\-]{0,20})"
+_UNIT_TOKEN = (r"((?:square\s+|cubic\s+|sq\.?\s+|cu\.?\s+)?[A-Za-zµμΩ°%][A-Za-z0-9µμΩ°%/^·*.\-]{0,20}"
+               # a unit in words over another: "meters per second", "metres per second squared"
+               r"(?:[ \t]++per[ \t]++(?:square[ \t]++|cubic[ \t]++)?[A-Za-z]{1,20}(?:[ \t]++(?:squared|cubed)\b)?)?)")
 _UNIT_WORDS = frozenset(
     """meter meters metre metres centimeter centimeters centimetre centimetres millimeter millimeters millimetre
     millimetres kilometer kilometers kilometre kilometres inch inches foot feet yard yards mile miles
@@ -306,6 +308,13 @@ def _unit_ok(token: str) -> str | None:
     t = token.strip().rstrip(".,;:")
     if not t:
         return None
+    if " per " in t:
+        # "meters per second (squared)": each side a unit, or the whole is no unit (then the first word alone)
+        left, _, right = t.partition(" per ")
+        right_unit = right.removesuffix(" squared").removesuffix(" cubed")
+        if _unit_ok(left) and _unit_ok(right_unit) and right_unit.lower() in _UNIT_WORDS:
+            return t
+        return _unit_ok(left)
     words = t.split()
     if len(words) == 2 and words[0].lower().rstrip(".") in ("square", "cubic", "sq", "cu"):
         return t if _unit_ok(words[1]) else None

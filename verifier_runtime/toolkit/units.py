@@ -404,13 +404,22 @@ def _pint(q: Quantity, *, difference: bool = False) -> Any:
     return ureg.Quantity(mag, ureg.parse_units(unit))
 
 
+def requested_unit_string(unit: str) -> str:
+    """A requested unit's text as a pint expression, read as a quantity's unit is (LaTeX, then
+    words: "meters per second" -> ``meters/second``); the text itself where it is not read."""
+    rest = _latex_units(unit)
+    if _WORDY_RE.search(rest) and " " in rest.strip():
+        rest = _word_units(rest)
+    return _unit_string(rest) or unit
+
+
 def convert(q: Quantity, unit: str) -> Quantity | None:
     """``q`` expressed in ``unit`` (``None`` if the unit is unknown or dimensions differ)."""
     try:
         ureg = _registry()
         if ureg is None or not isinstance(q, Quantity):
             return None
-        target = _unit_string(_latex_units(unit)) or unit
+        target = requested_unit_string(unit)
         out = _pint(q).to(ureg.parse_units(target))
         return _make(float(out.magnitude), out, f"{out.magnitude} {out.units}")
     except Exception:  # noqa: BLE001
