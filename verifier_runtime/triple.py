@@ -19,6 +19,7 @@ from verifier_runtime.toolkit.criterion import (
     mixed_number_commitment,
     numeric_aliases,
     several_allowed,
+    temperature_letter_commitment,
     worked_parenthesis_commitment,
 )
 from verifier_runtime.toolkit.cues import question_cues
@@ -89,8 +90,10 @@ class Triple:
             # "3 and 1/2" is the mixed number where one value is asked (R4.1)
             # and "x=2,3" the list 2, 3 where several are asked and no decimal commas are in use (R2.4)
             # and "42 (6 × 7)" the number its working in parentheses computes (R1.1)
-            value = self._get("commitment", lambda: worked_parenthesis_commitment(comma_list_commitment(
-                mixed_number_commitment(commitment_of(info), self), self), self) if info is not None else None)
+            # and "27 C" is 27 °C where the question speaks of a temperature (R4.5)
+            value = self._get("commitment", lambda: temperature_letter_commitment(worked_parenthesis_commitment(
+                comma_list_commitment(mixed_number_commitment(commitment_of(info), self), self), self), self)
+                if info is not None else None)
         return value
 
     @property

@@ -69,7 +69,14 @@ from verifier_runtime.toolkit.text import (
     parse_identifier,
     text_match,
 )
-from verifier_runtime.toolkit.units import Quantity, convert, glued_exponents, parse_quantity
+from verifier_runtime.toolkit.units import (
+    Quantity,
+    convert,
+    glued_exponents,
+    in_unit,
+    parse_quantity,
+    requested_unit_string,
+)
 
 __all__ = [
     "Judgment",
@@ -410,6 +417,21 @@ def _scaled_reference_number(answer: str, ref: str) -> bool:
     return scaled is None or nr is None or scaled.value != nr.value  # "1.2 billion" is 1.2 \times 10^{9}
 
 
+_TEMPERATURE_WORD_RE = re.compile(r"temperature|kelvin|\bheat", re.IGNORECASE)
+
+
+def _kelvin_answer(answer: str, cues: Cues | None, question: str) -> bool:
+    """R4.5: "300 K" is 300 kelvin, no thousand, where the question asks for kelvin or speaks of
+    a temperature."""
+    q = parse_quantity(answer)
+    if q is None or q.unit != "kelvin":
+        return False
+    requested = cues.unit if cues is not None else None
+    if requested and requested_unit_string(requested) in ("kelvin", "degC", "degF"):
+        return True  # a temperature's unit asked: "27 K" for "in Celsius" is another unit, no thousand
+    return in_unit(q, requested) if requested else bool(_TEMPERATURE_WORD_RE.search(question or ""))
+
+
 def _not_one_value(answer: str, ref: str, cues: Cues | None, question: str) -> str | None:
     """R2.1 / R4.1: the answer states no single value equal to the reference's number, whatever
     its digits: a range, a bound, or the number with a scale word; the code, else ``None``."""
@@ -417,7 +439,7 @@ def _not_one_value(answer: str, ref: str, cues: Cues | None, question: str) -> s
         return "hedge:range"
     if _bound_for_one_value(answer, ref, question):
         return "hedge:bound"
-    if _scaled_reference_number(answer, ref):
+    if _scaled_reference_number(answer, ref) and not _kelvin_answer(answer, cues, question):
         return "differ:scale"  # "12 million" or "12 dozen" is not 12
     return None
 
@@ -835,6 +857,31 @@ def worked_parenthesis_commitment(c: Any, x: Any) -> Any:
 
     value = m.group("v")
     return replace(c, answer=value, candidates=(value,), items=(value,))
+
+
+# "27 C", "300 F": a temperature's scale written by its letter alone
+_TEMPERATURE_LETTER_RE = re.compile(r"(?<![\w.])(?P<n>[-+\u2212]?\d{1,9}(?:\.\d{1,9})?)[ \t]*+(?P<u>[CF])(?![\w'\u2019^/])")
+
+
+def temperature_letter_commitment(c: Any, x: Any) -> Any:
+    """R4.5: "27 C" and "300 F" are 27 °C and 300 °F where the question speaks of a temperature
+    or asks for a temperature's unit (elsewhere C is a coulomb and F a farad, and neither is read):
+    a module that read the digits alone is then stopped by the unit the question asks for."""
+    if c is None or c.answer is None or c.several or not c.candidates:
+        return c
+    one = c.candidates[0]
+    if len(one) > 200 or not ("C" in one or "F" in one) or not _TEMPERATURE_LETTER_RE.search(one):
+        return c
+    question = x.question or ""
+    cues = x.cues
+    requested = cues.unit if cues is not None else None
+    if not (_TEMPERATURE_WORD_RE.search(question) or (requested and requested_unit_string(requested)
+                                                         in ("kelvin", "degC", "degF"))):
+        return c
+    new = _TEMPERATURE_LETTER_RE.sub(lambda m: f"{m.group('n')} \u00b0{m.group('u')}", one)
+    from dataclasses import replace
+
+    return replace(c, answer=new, candidates=(new,), items=(new,))
 
 
 # ----------------------------------------------------------------------------- the procedure

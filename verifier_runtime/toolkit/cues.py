@@ -276,7 +276,8 @@ _SENTENCE_SPLIT_RE = re.compile(r"[.!?\n:]\s*")
 # Requested unit. The captured token is kept only when it looks like a unit (see _unit_ok).
 _UNIT_TOKEN = (r"((?:square\s+|cubic\s+|sq\.?\s+|cu\.?\s+)?[A-Za-zµμΩ°%][A-Za-z0-9µμΩ°%/^·*.\-]{0,20}"
                # a unit in words over another: "meters per second", "metres per second squared"
-               r"(?:[ \t]++per[ \t]++(?:square[ \t]++|cubic[ \t]++)?[A-Za-z]{1,20}(?:[ \t]++(?:squared|cubed)\b)?)?)")
+               r"(?:[ \t]++per[ \t]++(?:square[ \t]++|cubic[ \t]++)?[A-Za-z]{1,20}(?:[ \t]++(?:squared|cubed)\b)?"
+               r"|(?<=degrees)[ \t]++(?:celsius|centigrade|fahrenheit|kelvin)\b)?)")
 _UNIT_WORDS = frozenset(
     """meter meters metre metres centimeter centimeters centimetre centimetres millimeter millimeters millimetre
     millimetres kilometer kilometers kilometre kilometres inch inches foot feet yard yards mile miles
@@ -308,6 +309,8 @@ def _unit_ok(token: str) -> str | None:
     t = token.strip().rstrip(".,;:")
     if not t:
         return None
+    if t.lower().startswith("degrees ") and t.lower().split()[1:] in (["celsius"], ["centigrade"], ["fahrenheit"], ["kelvin"]):
+        return t  # "degrees Celsius": a temperature's unit, not the angle's degrees
     if " per " in t:
         # "meters per second (squared)": each side a unit, or the whole is no unit (then the first word alone)
         left, _, right = t.partition(" per ")

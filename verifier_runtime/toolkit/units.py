@@ -408,9 +408,36 @@ def requested_unit_string(unit: str) -> str:
     """A requested unit's text as a pint expression, read as a quantity's unit is (LaTeX, then
     words: "meters per second" -> ``meters/second``); the text itself where it is not read."""
     rest = _latex_units(unit)
-    if _WORDY_RE.search(rest) and " " in rest.strip():
-        rest = _word_units(rest)
+    if _WORDY_RE.search(rest):
+        named = _TEMPERATURE_NAMES.get(" ".join(rest.lower().split()))
+        if named:
+            return named  # "Kelvin", "Celsius", "degrees Fahrenheit"
+        if " " in rest.strip():
+            rest = _word_units(rest)
+        elif rest[:1].isupper() and rest.lower().rstrip("s") in _CAPITALISED_UNIT_NAMES:
+            rest = rest.lower()  # "Newtons", "Joules": an SI unit's name, capitalised after its namesake
     return _unit_string(rest) or unit
+
+
+# SI units named after people, often capitalised in questions ("in Newtons"); "Torr" and the symbols
+# ("Pa", "Hz") are read as written
+_CAPITALISED_UNIT_NAMES = frozenset(("newton", "joule", "watt", "pascal", "volt", "ampere", "coulomb", "farad", "ohm",
+                                     "hertz", "tesla", "henry", "weber", "becquerel", "gray", "sievert"))
+_TEMPERATURE_NAMES = {"kelvin": "kelvin", "kelvins": "kelvin", "degrees kelvin": "kelvin", "celsius": "degC",
+                      "degrees celsius": "degC", "degree celsius": "degC", "centigrade": "degC",
+                      "degrees centigrade": "degC", "fahrenheit": "degF", "degrees fahrenheit": "degF",
+                      "degree fahrenheit": "degF"}
+
+
+def in_unit(q: Quantity, requested: str) -> bool:
+    """Whether the quantity ``q`` is written in the requested unit (``False`` when either is unknown)."""
+    try:
+        ureg = _registry()
+        if ureg is None or not isinstance(q, Quantity):
+            return False
+        return str(ureg.parse_units(q.unit)) == str(ureg.parse_units(requested_unit_string(requested)))
+    except Exception:  # noqa: BLE001
+        return False
 
 
 def convert(q: Quantity, unit: str) -> Quantity | None:
