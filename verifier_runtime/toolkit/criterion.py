@@ -1645,7 +1645,7 @@ def _squash(s: str) -> str:
 _MAX_RESTATEMENT_CHARS = 200
 
 
-_PLAIN_MATH_TOKEN_RE = re.compile(r"[\w.+\-*/^()!|<>{}\u00d7\u00f7\u00b7\u2212\u2264\u2265]+")
+_PLAIN_MATH_TOKEN_RE = re.compile(r"[\w.+\-*/^()!|<>{}\u00d7\u00f7\u00b7\u2212\u2264\u2265\u00b0]+")  # "sin(30°)" too
 _PLAIN_OPERATOR_CHARS = frozenset("+-*/^!<>\u00d7\u00f7\u00b7\u2212\u2264\u2265")
 
 
@@ -1703,7 +1703,7 @@ def is_restatement(answer: str, reference: str, question: str) -> bool:
     operator), and the reference is written otherwise."""
     if not answer or not question or len(answer) > _MAX_RESTATEMENT_CHARS:
         return False
-    if not _OPERATOR_RE.search(answer):
+    if not _OPERATOR_RE.search(answer) and not _PLAIN_FUNCTION_RE.search(answer):
         worded = word_operation(answer)  # "8 squared" for "What is 8 squared?" restates it as "8^2" does
         return bool(worded) and _OPERATOR_RE.search(worded) is not None and is_restatement(worded, reference, question)
     a = _squash(answer)

@@ -38,7 +38,7 @@ _FORM_FIELDS = ("simplest_form", "percentage", "decimal", "fraction", "mixed_num
 _FORM_WORDS = ("simpl", "lowest", "reduced", "percent", "decimal", "fraction", "mixed", "exact", "terms of",
                "radical", "interval notation", "expand", "multiply out", "distribute", "factor", "rationali",
                "scientific", "standard form", "nearest", "places", "d.p", "dp", "sig", "s.f", "sf", " in ", " in\n",
-               "(in ", "\nin ", "how many", "how much")
+               "(in ", "\nin ", "how many", "how much", "onvert")
 
 
 class _Cue:
@@ -335,6 +335,16 @@ _ASK_VERB_RE = re.compile(r"\b(?:express(?:ed)?|give|write|state|report|provide|
 _ANSWER_IN_RE = re.compile(r"\b(?:answer|result|value)\s+(?:should\s+be\s+|must\s+be\s+)?$", _I)
 
 
+# "Convert 45° to radians.": the unit converted to is the unit asked for
+_CONVERT_TO_RE = re.compile(r"\bconvert\b[^.?!\n]{0,80}?[ \t]to[ \t]++" + _UNIT_TOKEN + r"[ \t]*+(?:[.?!,;)]|$)", _I)
+
+
+def _convert_unit(text: str) -> str | None:
+    """The unit a "convert ... to <unit>" sentence converts to, or ``None``."""
+    units = [u for u in (_unit_ok(m.group(1)) for m in _CONVERT_TO_RE.finditer(text)) if u]
+    return units[-1] if units else None
+
+
 def _find_unit(text: str) -> str | None:
     """The requested unit, from the places where "in <unit>" is written (found with a substring
     search, then read in order of how explicit the request is): "(in X)", "express/give/write
@@ -510,7 +520,8 @@ _READERS = {
     "exact": _rx(("exact", "terms of", "radical"), _EXACT_RE),
     "simplest_form": _rx(("simpl", "lowest", "reduced"), _SIMPLEST_RE),
     "unit": lambda c: (_find_unit(c._text) if c.has(" in", "(in") else None) or (
-        _how_many_unit(c._text) if c.has("how many", "how much") else None),
+        _how_many_unit(c._text) if c.has("how many", "how much") else None) or (
+        _convert_unit(c._text) if c.has("onvert") else None),
     "percentage": _rx(("percent",), _PERCENT_RE),
     "probability": _rx(("probab", "chance", "odds", "likelihood"), _PROBABILITY_RE),
     "fraction": lambda c: c.has("fraction") and bool(_FRACTION_RE.search(c._text)) and not c.mixed_number,
