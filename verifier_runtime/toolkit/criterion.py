@@ -62,6 +62,7 @@ from verifier_runtime.toolkit.structures import (
 )
 from verifier_runtime.toolkit.text import (
     contains_answer,
+    contradicting_reply,
     element_aliases,
     identifiers_equal,
     normalize_text,
@@ -966,6 +967,8 @@ def _judge(x: Any) -> Judgment:
     if factors is not None:
         return factors
     rb, ab = parse_bool(ref), parse_bool(answer)
+    if rb is not None and (contradicting_reply(answer) or (info is not None and contradicting_reply(info.answer or ""))):
+        return Judgment(False, "hedge:alternatives")  # "Yes, they are not.": yes and no at once (R6.3)
     if rb is not None and ab is None:
         ab = parse_bool(_CONCLUSION_LEAD_RE.sub("", answer, count=1))  # "So no, 91 is not prime."
     if rb is not None and ab is None:
