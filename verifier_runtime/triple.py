@@ -13,7 +13,15 @@ from verifier_runtime.limits import MAX_QUESTION_CHARS, MAX_REFERENCE_CHARS, MAX
 from verifier_runtime.toolkit.choices import parse_options
 from verifier_runtime.toolkit.commit import commitment_of
 from verifier_runtime.toolkit.compare import parse_answer
-from verifier_runtime.toolkit.criterion import asked_statement, numeric_aliases, several_allowed
+from verifier_runtime.toolkit.criterion import (
+    asked_statement,
+    comma_list_commitment,
+    mixed_number_commitment,
+    numeric_aliases,
+    several_allowed,
+    temperature_letter_commitment,
+    worked_parenthesis_commitment,
+)
 from verifier_runtime.toolkit.cues import question_cues
 from verifier_runtime.toolkit.extract import extract_final_answer, extract_reference
 from verifier_runtime.toolkit.numbers import parse_number
@@ -79,7 +87,13 @@ class Triple:
         value = self._cache.get("commitment", _UNSET)
         if value is _UNSET:
             info = self.answer_info
-            value = self._get("commitment", lambda: commitment_of(info) if info is not None else None)
+            # "3 and 1/2" is the mixed number where one value is asked (R4.1)
+            # and "x=2,3" the list 2, 3 where several are asked and no decimal commas are in use (R2.4)
+            # and "42 (6 × 7)" the number its working in parentheses computes (R1.1)
+            # and "27 C" is 27 °C where the question speaks of a temperature (R4.5)
+            value = self._get("commitment", lambda: temperature_letter_commitment(worked_parenthesis_commitment(
+                comma_list_commitment(mixed_number_commitment(commitment_of(info), self), self), self), self)
+                if info is not None else None)
         return value
 
     @property

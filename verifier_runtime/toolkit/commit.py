@@ -603,6 +603,10 @@ def _value_like(part: str) -> bool:
 
 _MAX_ASKED = 8
 _ASKED_OR_RE = re.compile(r"^or\s+", re.IGNORECASE)
+# "it is not", "it isn't", "it does": a reply with a pronoun and a verb ("No, it is not."), no value of a list
+_PRONOUN_REPLY_RE = re.compile(r"^(?:it|he|she|we|i|you)[ \t]++(?:is|was|does|did|can|will|has|am|are|do)"
+                               r"(?:n't|n\u2019t|[ \t]++not)?[ \t]*+[.!]?$", re.IGNORECASE)
+_OR_EQUAL_RE = re.compile(r"\bthan[ \t]++or[ \t]++equal[ \t]++to\b")
 
 
 # a closing remark that commits to nothing: "42? 43? I'm not sure."
@@ -707,6 +711,8 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
 
         if reals_with_condition(text):
             return (text,), "single", False  # "x \\in \\mathbb{R}, x \\neq 2", "all reals except 2 and 3": one set
+    if " or " in low and "equal" in low and _OR_EQUAL_RE.search(low) and " or " not in _OR_EQUAL_RE.sub(" ", low):
+        return (text,), "single", False  # "x is greater than or equal to 2": one relation, in words (R4.4)
     if (" and " in text or "\\land" in text or "\\wedge" in text) and ("<" in text or ">" in text or "\\" in text):
         from verifier_runtime.toolkit.structures import is_both_bounds
 
@@ -751,7 +757,7 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
                 else:
                     out.append(q)
         out = [c for c in (clean_answer(o) for o in out) if c]
-        if len(out) > 1 and all(_value_like(o) for o in out):
+        if len(out) > 1 and all(_value_like(o) for o in out) and not any(_PRONOUN_REPLY_RE.match(o) for o in out):
             parts, joiner = out, "and"
     if joiner == "single":
         m = _SLASH_HEDGE_RE.match(body) or (_SLASH_HEDGE_RE.match(clean_answer(led)) if "/" in led else None)

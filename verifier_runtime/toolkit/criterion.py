@@ -62,6 +62,7 @@ from verifier_runtime.toolkit.structures import (
 )
 from verifier_runtime.toolkit.text import (
     contains_answer,
+    contradicting_reply,
     element_aliases,
     identifiers_equal,
     normalize_text,
@@ -69,7 +70,14 @@ from verifier_runtime.toolkit.text import (
     parse_identifier,
     text_match,
 )
-from verifier_runtime.toolkit.units import Quantity, convert, parse_quantity
+from verifier_runtime.toolkit.units import (
+    Quantity,
+    convert,
+    glued_exponents,
+    in_unit,
+    parse_quantity,
+    requested_unit_string,
+)
 
 __all__ = [
     "Judgment",
@@ -412,6 +420,21 @@ def _scaled_reference_number(answer: str, ref: str) -> bool:
     return scaled is None or nr is None or scaled.value != nr.value  # "1.2 billion" is 1.2 \times 10^{9}
 
 
+_TEMPERATURE_WORD_RE = re.compile(r"temperature|kelvin|\bheat", re.IGNORECASE)
+
+
+def _kelvin_answer(answer: str, cues: Cues | None, question: str) -> bool:
+    """R4.5: "300 K" is 300 kelvin, no thousand, where the question asks for kelvin or speaks of
+    a temperature."""
+    q = parse_quantity(answer)
+    if q is None or q.unit != "kelvin":
+        return False
+    requested = cues.unit if cues is not None else None
+    if requested and requested_unit_string(requested) in ("kelvin", "degC", "degF"):
+        return True  # a temperature's unit asked: "27 K" for "in Celsius" is another unit, no thousand
+    return in_unit(q, requested) if requested else bool(_TEMPERATURE_WORD_RE.search(question or ""))
+
+
 def _not_one_value(answer: str, ref: str, cues: Cues | None, question: str) -> str | None:
     """R2.1 / R4.1: the answer states no single value equal to the reference's number, whatever
     its digits: a range, a bound, or the number with a scale word; the code, else ``None``."""
@@ -419,7 +442,7 @@ def _not_one_value(answer: str, ref: str, cues: Cues | None, question: str) -> s
         return "hedge:range"
     if _bound_for_one_value(answer, ref, question):
         return "hedge:bound"
-    if _scaled_reference_number(answer, ref):
+    if _scaled_reference_number(answer, ref) and not _kelvin_answer(answer, cues, question):
         return "differ:scale"  # "12 million" or "12 dozen" is not 12
     return None
 
@@ -750,6 +773,139 @@ def several_allowed(x: Any) -> bool:
     return pr is not None and pr.kind in ("set", "tuple") and len(getattr(pr.value, "items", ())) > 1
 
 
+# "3 and 1/2": a whole number and a proper fraction joined by "and" (R4.1)
+_MIXED_AND_RE = re.compile(r"(?<![\w.,/])(?P<w>\d{1,9})[ \t]++and[ \t]++(?P<p>\d{1,9})[ \t]*+/[ \t]*+(?P<q>\d{1,9})(?![\w.,/])")
+
+
+def mixed_number_commitment(c: Any, x: Any) -> Any:
+    """R4.1: "3 and 1/2" (a whole number, "and", a proper fraction) is the mixed number 3 1/2
+    where one value is asked, not the list 3, 1/2; where the question asks for several answers or
+    the reference holds several, it stays a list (R2.4). ``c`` unchanged when there is nothing to read."""
+    text = getattr(c, "text", None) or getattr(c, "answer", None)
+    if not text or " and " not in text or "/" not in text or len(text) > 200 or c.final_answers:
+        return c
+
+    def mixed(m: re.Match[str]) -> str:
+        p, q = int(m.group("p")), int(m.group("q"))
+        return f"{m.group('w')} {p}/{q}" if 0 < p < q else m.group()
+
+    new = _MIXED_AND_RE.sub(mixed, text)
+    if new == text or several_allowed(x):
+        return c
+    from dataclasses import replace
+
+    cands, joiner, hedged = split_candidates(new)
+    if joiner != "single" or len(cands) != 1:
+        return c  # "3 and 1/2, or 4": another candidate still
+    return replace(c, answer=cands[0], candidates=cands, joiner="single", hedged=c.hedged or hedged, text=new,
+                   items=cands)
+
+
+# "x=2,3": one label over values joined by commas with no space
+_LABELLED_COMMA_LIST_RE = re.compile(
+    r"^[ \t]*+\$?[ \t]*+(?P<label>[A-Za-z](?:_\{?\w{1,3}\}?)?[ \t]*+=[ \t]*+)?"
+    r"(?P<list>[-+\u2212]?\d{1,9}(?:\.\d{1,9})?(?:,[-+\u2212]?\d{1,9}(?:\.\d{1,9})?){1,20})[ \t]*+\$?[ \t]*+\.?[ \t]*+$")
+
+
+def comma_list_commitment(c: Any, x: Any) -> Any:
+    """R2.4 / R4.1: "x=2,3" or "2,3" (commas between digits, no space) is the list 2, 3 where the
+    question asks for several answers and the texts write no decimal commas (English text, or
+    decimal points elsewhere); a comma before three digits may group thousands (``2,300``) and is
+    left to the number reader, and a reference written the same way (``0,1``) is read as the
+    answer is. ``c`` unchanged otherwise."""
+    if c is None or c.answer is None or c.several or c.final_answers or not c.candidates:
+        return c
+    one = c.candidates[0]
+    if "," not in one or len(one) > 200:
+        return c
+    m = _LABELLED_COMMA_LIST_RE.match(one)
+    if m is None:
+        return c
+    groups = m.group("list").split(",")
+    if any(re.fullmatch(r"\d{3}(?:\.\d+)?", g) for g in groups[1:]):
+        return c  # "x = 2,300": thousands, perhaps
+    ref = x.ref or ""
+    rm = _LABELLED_COMMA_LIST_RE.match(ref) if "," in ref else None
+    if rm is not None:
+        return c  # the reference writes its values the same way ("0,1"): both are read alike
+    cues = x.cues
+    if cues is None or not cues.several:
+        return c  # one value asked: "2,3" is a number, read by the digit-group rules
+    texts = " ".join(t for t in (x.question, x.reference, x.response) if t)
+    if _comma_convention(texts, m.group("list")) != "point":
+        return c  # decimal commas in use, or no evidence: not read as a list
+    new = (m.group("label") or "") + ", ".join(groups)
+    cands, joiner, _hedged = split_candidates(new)
+    if joiner != "and" or len(cands) < 2:
+        return c
+    from dataclasses import replace
+
+    return replace(c, answer=", ".join(cands), candidates=cands, joiner="and", text=new, items=cands)
+
+
+# "42 (6 × 7)": a number, then its working in parentheses (digits, operators, an equals sign)
+_WORKED_PAREN_RE = re.compile(
+    r"^[ \t]*+(?P<v>[-+\u2212]?\d{1,12}(?:\.\d{1,12})?)[ \t]*+\([ \t]*+(?P<w>[-+\u2212\d.,*/^()=\u00d7\u00f7\u00b7x \t]{3,80})\)[ \t]*+\.?[ \t]*+$")
+_WORKING_OPERATOR_RE = re.compile(r"[+*/^\u00d7\u00f7\u00b7]|(?<=\d)[ \t]*+x[ \t]*+(?=\d)|(?<=[\d)])[ \t]*+[-\u2212][ \t]*+(?=[\d(])")
+
+
+def _working_value(w: str) -> float | None:
+    e = re.sub(r"(?<=\d)[ \t]*+x[ \t]*+(?=\d)", "*", w).replace("\u00d7", "*").replace("\u00b7", "*")
+    e = e.replace("\u00f7", "/").replace("\u2212", "-")
+    if "," in e:
+        return None  # "6,7": a list or a decimal comma, no working
+    return real_value(parse_answer(e.strip()))
+
+
+def worked_parenthesis_commitment(c: Any, x: Any) -> Any:
+    """R1.1: a number followed by its working in parentheses ("42 (6 × 7)", "42 (6*7 = 42)")
+    answers the number, where every side of the working equals it; other working ("42 (6 × 8)")
+    is left as written (no value to read with confidence). ``c`` unchanged otherwise."""
+    if c is None or c.answer is None or c.several or not c.candidates or "(" not in c.candidates[0]:
+        return c
+    one = c.candidates[0]
+    m = _WORKED_PAREN_RE.match(one)
+    if m is None or not _WORKING_OPERATOR_RE.search(m.group("w")):
+        return c
+    v = real_value(parse_answer(m.group("v").replace("\u2212", "-")))
+    sides = [p for p in m.group("w").split("=")]
+    if v is None or not all(p.strip() for p in sides):
+        return c
+    for side in sides:
+        sv = _working_value(side)
+        if sv is None or abs(sv - v) > 1e-9 * max(1.0, abs(v)):
+            return c
+    from dataclasses import replace
+
+    value = m.group("v")
+    return replace(c, answer=value, candidates=(value,), items=(value,))
+
+
+# "27 C", "300 F": a temperature's scale written by its letter alone
+_TEMPERATURE_LETTER_RE = re.compile(r"(?<![\w.])(?P<n>[-+\u2212]?\d{1,9}(?:\.\d{1,9})?)[ \t]*+(?P<u>[CF])(?![\w'\u2019^/])")
+
+
+def temperature_letter_commitment(c: Any, x: Any) -> Any:
+    """R4.5: "27 C" and "300 F" are 27 °C and 300 °F where the question speaks of a temperature
+    or asks for a temperature's unit (elsewhere C is a coulomb and F a farad, and neither is read):
+    a module that read the digits alone is then stopped by the unit the question asks for."""
+    if c is None or c.answer is None or c.several or not c.candidates:
+        return c
+    one = c.candidates[0]
+    if len(one) > 200 or not ("C" in one or "F" in one) or not _TEMPERATURE_LETTER_RE.search(one):
+        return c
+    question = x.question or ""
+    cues = x.cues
+    requested = cues.unit if cues is not None else None
+    if not (_TEMPERATURE_WORD_RE.search(question) or (requested and requested_unit_string(requested)
+                                                         in ("kelvin", "degC", "degF"))):
+        return c
+    new = _TEMPERATURE_LETTER_RE.sub(lambda m: f"{m.group('n')} \u00b0{m.group('u')}", one)
+    from dataclasses import replace
+
+    return replace(c, answer=new, candidates=(new,), items=(new,))
+
+
 # ----------------------------------------------------------------------------- the procedure
 # a statement of not being able to answer, whatever number it names ("I cannot determine 42 from this")
 _INABILITY_RE = re.compile(
@@ -798,6 +954,9 @@ def _judge(x: Any) -> Judgment:
         return Judgment(False, "differ:operation_in_words")
     if worded is not None:  # "The answer is 7 squared.": the operation, written as math, is the answer (R4.1)
         answer = worded
+    relation = worded_relation(answer) if worded is None else None
+    if relation is not None:  # "x is greater than 4": the relation x > 4 (R4.4)
+        answer = relation
     if _dangling(c.text or answer, ref) or _cut_off(info):
         return Judgment(False, "invalid:truncated")
     if "=" in answer and "=" not in ref and _equation_of(answer, ref):
@@ -829,6 +988,8 @@ def _judge(x: Any) -> Judgment:
     if factors is not None:
         return factors
     rb, ab = parse_bool(ref), parse_bool(answer)
+    if rb is not None and (contradicting_reply(answer) or (info is not None and contradicting_reply(info.answer or ""))):
+        return Judgment(False, "hedge:alternatives")  # "Yes, they are not.": yes and no at once (R6.3)
     if rb is not None and ab is None:
         ab = parse_bool(_CONCLUSION_LEAD_RE.sub("", answer, count=1))  # "So no, 91 is not prime."
     if rb is not None and ab is None:
@@ -916,7 +1077,7 @@ _WORD_OPERATION_FORMS = (
     (r"(?:the[ \t]++)?cube[ \t]++root[ \t]++of[ \t]++(?P<a>" + _WN + r")", "\\sqrt[3]{{{a}}}"),
     (r"half[ \t]++of[ \t]++(?P<a>" + _WN + r")", "{a}/2"),
     (r"(?:twice|double)[ \t]++(?P<a>" + _WN + r")", "2*{a}"),
-    (r"(?P<a>\d+)[ \t]++and[ \t]++a[ \t]++half", "{a}+1/2"),
+    (r"(?P<a>\d+)[ \t]++and[ \t]++(?:a|one)[ \t]++half", "{a}+1/2"),
     (r"(?P<a>\d+)[ \t]++and[ \t]++a[ \t]++quarter", "{a}+1/4"),
     (r"(?P<a>\d+)[ \t]++and[ \t]++a[ \t]++third", "{a}+1/3"),
     (r"(?P<a>\d+)[ \t]++point[ \t]++(?P<b>\d+)", "{a}.{b}"),
@@ -959,6 +1120,44 @@ def word_operation(answer: str) -> str | None:
     if _DIGITS_RE.search(outside) or _WORD_OPERATION_HINT_RE.search(outside):
         return UNREAD_OPERATION  # another number or operation beside this one in the stated value
     return form.format(**m.groupdict())
+
+
+_REL_VALUE = r"[-+\u2212]?(?:\d+(?:\.\d+)?(?:/\d+)?|\\frac\{\d+\}\{\d+\}|\\sqrt\{?\d+\}?)"
+_REL_WORDS = (  # (words, the sign they write); "or equal to" first, so that it is not read as the strict sign
+    (r"(?:greater|more|larger|bigger)[ \t]++than[ \t]++or[ \t]++equal[ \t]++to|at[ \t]++least|no[ \t]++less[ \t]++than"
+     r"|not[ \t]++less[ \t]++than", ">="),
+    (r"(?:less|smaller|fewer)[ \t]++than[ \t]++or[ \t]++equal[ \t]++to|at[ \t]++most|no[ \t]++(?:more|greater)[ \t]++than"
+     r"|not[ \t]++(?:more|greater)[ \t]++than", "<="),
+    (r"(?:strictly[ \t]++)?(?:greater|more|larger|bigger)[ \t]++than", ">"),
+    (r"(?:strictly[ \t]++)?(?:less|smaller)[ \t]++than", "<"),
+)
+_REL_SUBJECT = r"^[ \t]*+\$?(?P<var>[A-Za-z])\$?[ \t]++(?:is|must[ \t]++be|can[ \t]++be)[ \t]++"
+_WORDED_RELATIONS = tuple(
+    (re.compile(_REL_SUBJECT + r"(?:" + words + r")[ \t]++\$?(?P<v>" + _REL_VALUE + r")\$?[ \t]*+\.?[ \t]*+$", re.IGNORECASE), sign)
+    for words, sign in _REL_WORDS)
+_WORDED_BETWEEN_RE = re.compile(
+    _REL_SUBJECT + r"(?P<strict>strictly[ \t]++)?between[ \t]++\$?(?P<a>" + _REL_VALUE + r")\$?[ \t]++and[ \t]++\$?(?P<b>"
+    + _REL_VALUE + r")\$?(?P<incl>[ \t]*+,?[ \t]*+\(?(?:inclusive|inclusively|included)\)?)?[ \t]*+\.?[ \t]*+$", re.IGNORECASE)
+
+
+def worded_relation(answer: str) -> str | None:
+    """R4.4: a relation on one variable written in words, as math: "x is greater than 4" ->
+    ``x > 4``, "x is at least 2" -> ``x >= 2``, "x is at most 5" -> ``x <= 5``, "x is between 1
+    and 3" -> ``1 < x < 3`` (between excludes its ends unless it says "inclusive":
+    ``1 <= x <= 3``); ``None`` for anything else."""
+    if not answer or len(answer) > 120 or not (" than" in answer or "at " in answer or "between" in answer):
+        return None
+    if "between" in answer:
+        m = _WORDED_BETWEEN_RE.match(answer)
+        if m is None:
+            return None
+        sign = "<=" if m.group("incl") else "<"
+        return f"{m.group('a')} {sign} {m.group('var')} {sign} {m.group('b')}"
+    for rx, sign in _WORDED_RELATIONS:
+        m = rx.match(answer)
+        if m:
+            return f"{m.group('var')} {sign} {m.group('v')}"
+    return None
 
 
 def statement_values(answer: str, *, percent: bool = False) -> list[str]:
@@ -1470,7 +1669,7 @@ def _squash(s: str) -> str:
 _MAX_RESTATEMENT_CHARS = 200
 
 
-_PLAIN_MATH_TOKEN_RE = re.compile(r"[\w.+\-*/^()!|<>{}\u00d7\u00f7\u00b7\u2212\u2264\u2265]+")
+_PLAIN_MATH_TOKEN_RE = re.compile(r"[\w.+\-*/^()!|<>{}\u00d7\u00f7\u00b7\u2212\u2264\u2265\u00b0]+")  # "sin(30°)" too
 _PLAIN_OPERATOR_CHARS = frozenset("+-*/^!<>\u00d7\u00f7\u00b7\u2212\u2264\u2265")
 
 
@@ -1500,18 +1699,37 @@ def _question_spans(question: str) -> tuple[str, ...]:
     """The question's math spans, whitespace removed (the whole question when it has none,
     and then the expressions its prose writes too, unless it lists options)."""
     spans = [next(g for g in m.groups() if g is not None) for m in _MATH_SPAN_RE.finditer(question)]
+    worded = _worded_expressions(question)
     if spans:
-        return tuple(_squash(sp) for sp in spans)
+        return tuple(_squash(sp) for sp in [*spans, *worded])
     if parse_options(question):
         return (_squash(question),)  # the options' texts are the answers offered, not expressions to evaluate
-    return tuple(_squash(sp) for sp in [question, *_plain_expressions(question)])
+    return tuple(_squash(sp) for sp in [question, *_plain_expressions(question), *worded])
+
+
+def _worded_expressions(question: str) -> list[str]:
+    """The math of the operations in words a question writes on numbers ("What is 8 squared?"
+    -> ``8^2``, "Compute 8 times 3." -> ``(8)*(3)``): an expression of the question as much as
+    ``8^2`` written out (R2.6)."""
+    if len(question) > 2000 or not _WORD_OPERATION_HINT_RE.search(question):
+        return []
+    q = _SENTENCE_DOT_RE.sub(" ", question.replace("$", ""))  # "... divided by 4." ends a sentence, no decimal
+    out = [form.format(**m.groupdict()) for rx, form in _WORD_OPERATIONS for m in rx.finditer(q)]
+    return [_BRACKETED_NUMBER_RE.sub(r"\1", e) for e in out]  # "(12)/(4)" is written "12/4"
+
+
+_BRACKETED_NUMBER_RE = re.compile(r"\((\d+(?:\.\d+)?)\)")
+_SENTENCE_DOT_RE = re.compile(r"(?<=\d)\.(?!\d)")
 
 
 def is_restatement(answer: str, reference: str, question: str) -> bool:
     """R2.6: the answer only repeats an expression of the question (an expression with an
     operator), and the reference is written otherwise."""
-    if not answer or not question or len(answer) > _MAX_RESTATEMENT_CHARS or not _OPERATOR_RE.search(answer):
+    if not answer or not question or len(answer) > _MAX_RESTATEMENT_CHARS:
         return False
+    if not _OPERATOR_RE.search(answer) and not _PLAIN_FUNCTION_RE.search(answer):
+        worded = word_operation(answer)  # "8 squared" for "What is 8 squared?" restates it as "8^2" does
+        return bool(worded) and _OPERATOR_RE.search(worded) is not None and is_restatement(worded, reference, question)
     a = _squash(answer)
     r = _squash(reference)
     if len(a) < 2 or a == r or r.endswith("=" + a):
@@ -1587,7 +1805,8 @@ def _bounded_in(a: str, text: str) -> bool:
 
 
 # ----------------------------------------------------------------------------- typed comparison
-_CHAIN_RE = re.compile(r"(?<!\s)\s*+(?:=|\\approx|\u2248|\\simeq|\\sim)\s*")
+# ("<=", ">=", "!=" and "==" are relations, no equals sign of a chain: "-3 <= x <= 3" is no label "-3 <")
+_CHAIN_RE = re.compile(r"(?<!\s)\s*+(?:(?<![<>!=])=(?!=)|\\approx|\u2248|\\simeq|\\sim)\s*")
 _APPROX_RE = re.compile(r"\\approx|\u2248")
 _FUNC_LABEL_RE = re.compile(r"^\s*(?:[A-Za-z]'*\s*\(\s*[A-Za-z0-9, ]+\s*\)|\|[A-Za-z]{1,3}\||\\overline\{[A-Z]{1,3}\}|"
                             r"[A-Z]{2,3}|\\text\{[^{}]{1,30}\}|\\mathrm\{[^{}]{1,30}\}|\\angle\s*[A-Z]{1,3}|"
@@ -1801,6 +2020,8 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
     pr = parse_answer(r_text)
     if pr is None or pr.kind == "text":
         return None  # a text reference: the text rules decide (no answer parse needed)
+    if pr.kind == "quantity" and ("2" in a_text or "3" in a_text):
+        a_text = glued_exponents(a_text)  # "5 cm3" for 5 cm^3: the exponent glued to its unit (R4.5)
     pa = parse_answer(a_text)
     if pa is None:
         return None
@@ -2070,19 +2291,30 @@ def _comma_reading(na: Number, x: Any) -> Number | None:
     """R4.1: ``1,234`` read by the convention of the rest of the text; English text (no decimal
     commas) reads thousands; no evidence in a non-English text: undecided."""
     texts = " ".join(t for t in (x.question, x.reference, x.response) if t)
-    text = texts.replace(na.text, " ")
+    reading = _comma_convention(texts, na.text)
+    if reading == "point":
+        return na
+    if reading == "comma":
+        return parse_number(na.text.replace(",", "."))
+    return None
+
+
+def _comma_convention(texts: str, number_text: str) -> str | None:
+    """R4.1: what a comma between digits is in these texts, ``number_text`` left out: ``"comma"``
+    (decimal commas are evidenced, no decimal points), ``"point"`` (decimal points, or English
+    text, which writes no decimal commas) or ``None`` (no evidence)."""
+    text = texts.replace(number_text, " ")
     comma = bool(_DECIMAL_COMMA_EVIDENCE_RE.search(text))
     point = bool(_POINT_EVIDENCE_RE.search(text))
     if point and not comma:
-        return na
+        return "point"
     if comma and not point:
-        alt = parse_number(na.text.replace(",", "."))
-        return alt
+        return "comma"
     words = {w.lower() for w in re.findall(r"[^\W\d_]+", texts)}
     known = len(words & _ENGLISH_WORDS)
     # a short English instruction ("Compute.", "Evaluate the sum.") is evidence enough
     english = (known >= 2 or (known == 1 and len(words) <= 6)) and all(w.isascii() for w in words)
-    return na if english else None
+    return "point" if english and not comma else None
 
 
 # Function words of English text (an English text writes no decimal commas: R4.1)

@@ -38,7 +38,7 @@ _FORM_FIELDS = ("simplest_form", "percentage", "decimal", "fraction", "mixed_num
 _FORM_WORDS = ("simpl", "lowest", "reduced", "percent", "decimal", "fraction", "mixed", "exact", "terms of",
                "radical", "interval notation", "expand", "multiply out", "distribute", "factor", "rationali",
                "scientific", "standard form", "nearest", "places", "d.p", "dp", "sig", "s.f", "sf", " in ", " in\n",
-               "(in ", "\nin ", "how many", "how much")
+               "(in ", "\nin ", "how many", "how much", "onvert")
 
 
 class _Cue:
@@ -274,7 +274,10 @@ _OR_RE = re.compile(r"\bor\b(?!\s+not\b)", _I)
 _SENTENCE_SPLIT_RE = re.compile(r"[.!?\n:]\s*")
 
 # Requested unit. The captured token is kept only when it looks like a unit (see _unit_ok).
-_UNIT_TOKEN = r"((?:square\s+|cubic\s+|sq\.?\s+|cu\.?\s+)?[A-Za-zµμΩ°%][A-Za-z0-9µμΩ°%/^·*.\-]{0,20})"
+_UNIT_TOKEN = (r"((?:square\s+|cubic\s+|sq\.?\s+|cu\.?\s+)?[A-Za-zµμΩ°%][A-Za-z0-9µμΩ°%/^·*.\-]{0,20}"
+               # a unit in words over another: "meters per second", "metres per second squared"
+               r"(?:[ \t]++per[ \t]++(?:square[ \t]++|cubic[ \t]++)?[A-Za-z]{1,20}(?:[ \t]++(?:squared|cubed)\b)?"
+               r"|(?<=degrees)[ \t]++(?:celsius|centigrade|fahrenheit|kelvin)\b)?)")
 _UNIT_WORDS = frozenset(
     """meter meters metre metres centimeter centimeters centimetre centimetres millimeter millimeters millimetre
     millimetres kilometer kilometers kilometre kilometres inch inches foot feet yard yards mile miles
@@ -306,6 +309,15 @@ def _unit_ok(token: str) -> str | None:
     t = token.strip().rstrip(".,;:")
     if not t:
         return None
+    if t.lower().startswith("degrees ") and t.lower().split()[1:] in (["celsius"], ["centigrade"], ["fahrenheit"], ["kelvin"]):
+        return t  # "degrees Celsius": a temperature's unit, not the angle's degrees
+    if " per " in t:
+        # "meters per second (squared)": each side a unit, or the whole is no unit (then the first word alone)
+        left, _, right = t.partition(" per ")
+        right_unit = right.removesuffix(" squared").removesuffix(" cubed")
+        if _unit_ok(left) and _unit_ok(right_unit) and right_unit.lower() in _UNIT_WORDS:
+            return t
+        return _unit_ok(left)
     words = t.split()
     if len(words) == 2 and words[0].lower().rstrip(".") in ("square", "cubic", "sq", "cu"):
         return t if _unit_ok(words[1]) else None
@@ -321,6 +333,16 @@ _UNIT_AFTER_IN_RE = re.compile(r"in\s+(?:units\s+of\s+)?" + _UNIT_TOKEN, _I)
 _ASK_VERB_RE = re.compile(r"\b(?:express(?:ed)?|give|write|state|report|provide|answer|find|compute|calculate|determine"
                           r"|convert|estimate|evaluate)\b[^.?\n]{0,40}?$", _I)
 _ANSWER_IN_RE = re.compile(r"\b(?:answer|result|value)\s+(?:should\s+be\s+|must\s+be\s+)?$", _I)
+
+
+# "Convert 45° to radians.": the unit converted to is the unit asked for
+_CONVERT_TO_RE = re.compile(r"\bconvert\b[^.?!\n]{0,80}?[ \t]to[ \t]++" + _UNIT_TOKEN + r"[ \t]*+(?:[.?!,;)]|$)", _I)
+
+
+def _convert_unit(text: str) -> str | None:
+    """The unit a "convert ... to <unit>" sentence converts to, or ``None``."""
+    units = [u for u in (_unit_ok(m.group(1)) for m in _CONVERT_TO_RE.finditer(text)) if u]
+    return units[-1] if units else None
 
 
 def _find_unit(text: str) -> str | None:
@@ -498,7 +520,8 @@ _READERS = {
     "exact": _rx(("exact", "terms of", "radical"), _EXACT_RE),
     "simplest_form": _rx(("simpl", "lowest", "reduced"), _SIMPLEST_RE),
     "unit": lambda c: (_find_unit(c._text) if c.has(" in", "(in") else None) or (
-        _how_many_unit(c._text) if c.has("how many", "how much") else None),
+        _how_many_unit(c._text) if c.has("how many", "how much") else None) or (
+        _convert_unit(c._text) if c.has("onvert") else None),
     "percentage": _rx(("percent",), _PERCENT_RE),
     "probability": _rx(("probab", "chance", "odds", "likelihood"), _PROBABILITY_RE),
     "fraction": lambda c: c.has("fraction") and bool(_FRACTION_RE.search(c._text)) and not c.mixed_number,

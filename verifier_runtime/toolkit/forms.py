@@ -416,13 +416,13 @@ def _interval_notation(answer: str) -> bool:
 
 
 def _same_unit(a: str, requested: str) -> bool:
-    from verifier_runtime.toolkit.units import _latex_units, _registry, _unit_string
+    from verifier_runtime.toolkit.units import _registry, requested_unit_string
 
     ureg = _registry()
     if ureg is None:
         return True
     try:
-        target = _unit_string(_latex_units(requested)) or requested
+        target = requested_unit_string(requested)
         word = _UNIT_WORD_ALIASES.get(target.lower().rstrip("s"), None) or target
         return str(ureg.parse_units(a)) == str(ureg.parse_units(word))
     except Exception:  # noqa: BLE001 - an unknown requested unit enforces nothing

@@ -327,7 +327,31 @@ def parse_bool(s: str) -> bool | None:
     rest = {t for t in tokens[1:] if len(t) > 1}
     if rest & opposite:
         return None  # "yes and no", "true, or rather false"
+    if first in ("yes", "no") and len(tokens) > 2:
+        reply = _ELLIPTIC_REPLY_RE.match(text)
+        if reply is not None and (reply.group("neg") is None) != value:
+            return None  # "Yes, they are not.", "No, it is.": the reply says the opposite of its yes or no
     return value
+
+
+def contradicting_reply(s: str) -> bool:
+    """R6.3: a yes or no answered back the other way by its own reply ("Yes, they are not.", "No,
+    it is."): two answers, neither committed."""
+    text = _as_str(s)
+    if not text or len(text) > 80:
+        return False
+    m = _ELLIPTIC_REPLY_RE.match(text)
+    if m is None:
+        return False
+    said_yes = text.lstrip("*_ \t([{").lower().startswith("yes")
+    return (m.group("neg") is None) != said_yes
+
+
+# "No, they are not.", "Yes, it is.": yes or no, then the same answer as a pronoun and its verb alone
+_ELLIPTIC_REPLY_RE = re.compile(
+    r"^[\W_]{0,4}(?:yes|no)\b[ \t,.;:!\u2014-]++(?:it|they|he|she|we|i|you|this|that)[ \t]++"
+    r"(?:is|are|was|were|does|do|did|can|will|has|have|am|could|would|should)(?P<neg>n['\u2019]t\b|[ \t]++not\b)?"
+    r"[ \t]*+[.!]?[\W_]{0,4}$", re.IGNORECASE)
 
 
 # ---------------------------------------------------------------- identifiers and formulas

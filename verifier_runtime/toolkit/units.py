@@ -202,6 +202,8 @@ def _word_units(u: str) -> str:
 
 
 _EV_PER_C_RE = re.compile(r"eV/c(?![A-Za-z_])")
+# a length or time symbol with a square or cube glued to it: "cm3", "m2", "s2" (R4.5)
+_GLUED_EXPONENT_RE = re.compile(r"(?<![A-Za-z_0-9^.])(?P<u>(?:[kcmdun]|mu)?m|s|ft|yd|mi|in)(?P<e>[23])(?![A-Za-z_0-9.^])")
 
 
 #: names the unit registry defines that a math answer means as constants ("4 pi" is 4*pi, not 4 "pi units")
@@ -234,6 +236,21 @@ def _unit_string(u: str) -> str | None:
         if ident in _MATH_CONSTANT_NAMES:
             return None  # "4 pi", "2pi": the number pi, which the registry also defines as a unit
     return u.replace("^", "**")
+
+
+def glued_exponents(s: str) -> str:
+    """R4.5: an answer's square or cube glued to a length or time symbol, written as a power:
+    "5 cm3" -> ``5 cm^3``, "9.8 m/s2" -> ``9.8 m/s^2``. Used on the answer's side of a comparison
+    only (a reference, and the construction data read from references, keep their parse)."""
+    if len(s) > 200 or not ("2" in s or "3" in s):
+        return s
+    split = _split(s)
+    if split is None:
+        return s
+    unit = _GLUED_EXPONENT_RE.sub(r"\g<u>^\g<e>", split[1])
+    if unit == split[1]:
+        return s
+    return f"{split[0].text} {unit}"
 
 
 def has_unit(s: object) -> bool:
@@ -393,13 +410,49 @@ def _pint(q: Quantity, *, difference: bool = False) -> Any:
     return ureg.Quantity(mag, ureg.parse_units(unit))
 
 
+def requested_unit_string(unit: str) -> str:
+    """A requested unit's text as a pint expression, read as a quantity's unit is (LaTeX, then
+    words: "meters per second" -> ``meters/second``); the text itself where it is not read."""
+    rest = _latex_units(unit)
+    if _WORDY_RE.search(rest):
+        named = _TEMPERATURE_NAMES.get(" ".join(rest.lower().split()))
+        if named:
+            return named  # "Kelvin", "Celsius", "degrees Fahrenheit"
+        if " " in rest.strip():
+            rest = _word_units(rest)
+        elif rest[:1].isupper() and rest.lower().rstrip("s") in _CAPITALISED_UNIT_NAMES:
+            rest = rest.lower()  # "Newtons", "Joules": an SI unit's name, capitalised after its namesake
+    return _unit_string(rest) or unit
+
+
+# SI units named after people, often capitalised in questions ("in Newtons"); "Torr" and the symbols
+# ("Pa", "Hz") are read as written
+_CAPITALISED_UNIT_NAMES = frozenset(("newton", "joule", "watt", "pascal", "volt", "ampere", "coulomb", "farad", "ohm",
+                                     "hertz", "tesla", "henry", "weber", "becquerel", "gray", "sievert"))
+_TEMPERATURE_NAMES = {"kelvin": "kelvin", "kelvins": "kelvin", "degrees kelvin": "kelvin", "celsius": "degC",
+                      "degrees celsius": "degC", "degree celsius": "degC", "centigrade": "degC",
+                      "degrees centigrade": "degC", "fahrenheit": "degF", "degrees fahrenheit": "degF",
+                      "degree fahrenheit": "degF"}
+
+
+def in_unit(q: Quantity, requested: str) -> bool:
+    """Whether the quantity ``q`` is written in the requested unit (``False`` when either is unknown)."""
+    try:
+        ureg = _registry()
+        if ureg is None or not isinstance(q, Quantity):
+            return False
+        return str(ureg.parse_units(q.unit)) == str(ureg.parse_units(requested_unit_string(requested)))
+    except Exception:  # noqa: BLE001
+        return False
+
+
 def convert(q: Quantity, unit: str) -> Quantity | None:
     """``q`` expressed in ``unit`` (``None`` if the unit is unknown or dimensions differ)."""
     try:
         ureg = _registry()
         if ureg is None or not isinstance(q, Quantity):
             return None
-        target = _unit_string(_latex_units(unit)) or unit
+        target = requested_unit_string(unit)
         out = _pint(q).to(ureg.parse_units(target))
         return _make(float(out.magnitude), out, f"{out.magnitude} {out.units}")
     except Exception:  # noqa: BLE001
