@@ -247,6 +247,8 @@ def _apply_corrections(answer: str | None, text: str) -> tuple[str | None, list[
     current, retracted, reason = answer, [], ""
     for k, (_start, end, strong) in enumerate(marks):
         nxt = marks[k + 1][0] if k + 1 < len(marks) else len(text)
+        if _start == 0 and answer is None and k == 0 and _REPLY_LEAD_RE.match(text):
+            continue  # "No, it is composite.", "Nope.": a reply that opens the answer withdraws nothing
         segment = text[end:nxt] if strong else text[end : min(nxt, end + 120)]
         value = _value_after(segment, bare=strong,
                              boolean=parse_bool(current or answer or "") is not None if (current or answer) else False)
@@ -304,6 +306,14 @@ _ARROW_RESULT_RE = re.compile(r"^(?P<lhs>[^\n]{1,200}?)[ \t]*+(?:->|=>|\u2192|\u
                               r"[ \t]*+(?P<v>[^\s=<>\u2192\u21d2][^=<>\u2192\u21d2\n]{0,40}?)[ \t]*+[.!]?$")
 # the left side worked something out: digits and an operator ("6 * 7", "12+30", "\frac{84}{2}")
 _WORKED_RE = re.compile(r"\d[ \t]*+(?:[-+*/^\u00d7\u00b7]|\\times|\\cdot|\\div)[ \t]*+[\d(\\]|\\frac\{\d")
+
+
+# a reply opening the answer's own text: "No" or "Nope" alone, or before a clause of its reason
+# ("No, it is composite.", "Nope, it has a factor 7."); not before a bare value ("No, 7.": a correction)
+_REPLY_LEAD_RE = re.compile(r"^(?:no|nope)(?:[ \t]*+[.!]?[ \t]*+$|[ \t]*+,[ \t]*+(?:it|they|this|that|he|she|there)"
+                            r"(?:[ \t]++(?:is|are|was|were|has|have|does|do|did|can|cannot|isn'?t|aren'?t|doesn'?t)\b|'s\b)"
+                            # not a bare value after it ("No, it's 7." corrects to 7)
+                            r"(?![ \t]*+[-+\u2212]?\$?[\d.,/]++\$?[ \t]*+[.!]?[ \t]*+$))", re.IGNORECASE)
 
 
 def _asked_value(segment: str, value: str) -> bool:

@@ -997,6 +997,12 @@ def _judge(x: Any) -> Judgment:
         ab = None if m is None else m.group(1).lower() in ("true", "correct", "right", "valid")
     if rb is not None and ab is None and x.question:
         ab = statement_answers(answer, x.question)  # "7 is prime." for "Is 7 prime?"
+    whole = info.answer if info is not None and info.answer and "," in info.answer else answer
+    if rb is not None and ab is not None and x.question and "," in whole and parse_bool(whole) == ab:
+        # the reply's own clause, as written (a negation inside it is read there, not split off)
+        said = statement_answers(whole.split(",", 1)[1].strip(), x.question)
+        if said is not None and said != ab:
+            return Judgment(False, "hedge:alternatives")  # "No, it is prime." for "Is 91 prime?": no, and yes (R6.3)
     if rb is not None and ab is not None:
         return Judgment(rb == ab, "equal:boolean" if rb == ab else "differ:boolean")
     if rb is None and len(ref) <= 40 and _is_formula(ref):

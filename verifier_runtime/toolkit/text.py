@@ -282,13 +282,13 @@ def _is_word_char(ch: str) -> bool:
 
 
 # ---------------------------------------------------------------- booleans
-_TRUE_WORDS = frozenset({"yes", "true", "correct", "right", "y"})
-_FALSE_WORDS = frozenset({"no", "false", "incorrect", "wrong", "n"})
+_TRUE_WORDS = frozenset({"yes", "true", "correct", "right", "y", "yep", "yup", "yeah"})
+_FALSE_WORDS = frozenset({"no", "false", "incorrect", "wrong", "n", "nope", "nah"})
 _SINGLE_LETTER_BOOL = {"t": True, "f": False}
 _TOKEN_RE = re.compile(r"[^\W_]+")
 _BOOL_HEAD_RE = re.compile(r"[^\W\d_]+")  # the first word, past any markup ("**Yes.**", "\\text{No}")
 _BOOL_FIRST = frozenset({"yes", "true", "correct", "right", "y", "no", "false", "incorrect", "wrong", "n", "t", "f",
-                         "text", "textbf", "mathrm", "boxed", "the", "a", "an"})
+                         "yep", "yup", "yeah", "nope", "nah", "text", "textbf", "mathrm", "boxed", "the", "a", "an"})
 
 
 @memoize_text()
