@@ -1375,7 +1375,12 @@ def _several(x: Any, c: Commitment, cues: Cues | None, options: dict[str, str]) 
             return Judgment(bool(r), "equal:interval" if r else "differ:interval")
     if options or all(_is_letter(k) for k in cands):
         letters = [parse_choice(k, options or None) for k in cands]
-        if cues is not None and cues.several and all(letters):
+        # several letters asked, or held by the reference ("B, C" for "Which two ... are prime?")
+        wanted = reference_values(ref, cues) if ref else ()
+        if all(letters) and (cues is not None and cues.several or (len(wanted) > 1 and all(
+                parse_choice(p, options or None) for p in wanted))):
+            if c.joiner == "or" and len(set(letters)) > 1:
+                return Judgment(False, "hedge:alternatives")  # "B or C": one of them, not both (R2.1)
             want_seq = [parse_choice(p, options or None) for p in reference_values(ref)]
             if len(set(want_seq)) < len(want_seq):  # repeated letters: answers to parts, in order
                 got_seq = [parse_choice(k, options or None) for k in c.items]
