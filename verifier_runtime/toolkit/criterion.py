@@ -1387,6 +1387,11 @@ def _several(x: Any, c: Commitment, cues: Cues | None, options: dict[str, str]) 
                 return Judgment(got_seq == want_seq, "equal:choices" if got_seq == want_seq else "differ:choices")
             got = set(letters)
             return Judgment(got == set(want_seq), "equal:choices" if got == set(want_seq) else "differ:choices")
+        if options and all(letters) and len(set(letters)) == 1 and c.joiner != "or":
+            # "C, 4" where option C's text is 4: one option, written as its letter and its text (R6.2)
+            want = parse_choice(ref, options)
+            if want is not None:
+                return Judgment(letters[0] == want, "equal:choice" if letters[0] == want else "differ:choice")
         if len(set(letters)) > 1 or None in letters:
             return Judgment(False, "hedge:alternatives" if c.joiner == "or" else "hedge:list_for_single_answer")
     if several_allowed(x):
