@@ -2750,12 +2750,15 @@ def _ordinal_judgment(answer: str, ref: str) -> Judgment | None:
 
 # "Is 7 prime?", "Are the lines parallel?": a yes-no question, its verb first
 _YES_NO_QUESTION_RE = re.compile(r"(?:^|(?<=[.!?:\n]))[ \t]*+(?P<verb>is|are|was|were|does|do|did|can|could|will|would|has|have)\s+"
-                                 r"(?P<rest>[^?.!\n]{1,120})\?\s*$",
+                                 r"(?P<rest>[^?.!\n]{1,120})\?"
+                                 # an instruction may follow ("Answer yes or no.", "Justify your answer.")
+                                 r"(?:[ \t]*+(?:answer|respond|reply|please|give|state|explain|justify|show)\b[^?\n]{0,80}?[.!])?\s*$",
                                  re.IGNORECASE)
 # "Indeed it is.", "Yes, they are.", "It is not.", "No, it isn't."
 _PRONOUN_REPLY_RE = re.compile(r"^(?:(?:indeed|yes|yeah|sure|certainly|of\s+course|no|nope),?\s+)?(?:it|they|he|she|that|this)\s+"
                                r"(?P<verb>is|are|was|were)(?P<neg>\s+not|n't)?\s*[.!]?$", re.IGNORECASE)
 _REPLY_WORD_RE = re.compile(r"[\w'\u2019]+")
+_REASON_CLAUSE_RE = re.compile(r",?[ \t]++(?:since|because)\b")
 
 
 def statement_answers(answer: str, question: str) -> bool | None:
@@ -2764,6 +2767,8 @@ def statement_answers(answer: str, question: str) -> bool | None:
     it is.", "No, it isn't."); ``None`` for anything else."""
     if len(answer) > 160 or len(question) > 2000:
         return None
+    if "since" in answer or "because" in answer:
+        answer = _REASON_CLAUSE_RE.split(answer, maxsplit=1)[0]  # "221 is not prime, since 221 = 13 * 17."
     q = _YES_NO_QUESTION_RE.search(question[-400:])
     if q is None:
         return None
