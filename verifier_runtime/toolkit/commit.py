@@ -629,7 +629,8 @@ _DOUBT_TAIL_RE = re.compile(r"^(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:not\s+(?:sure|ce
 # committed. The question mark ends the answer's own text or follows its span at once; after it comes
 # nothing, or a closing remark that commits to nothing ("I'm not sure").
 _ASKED_AT_END_RE = re.compile(r"\?[\s$*_)\]}]*+$")
-_ASKED_AFTER_RE = re.compile(r"^[\s$*_)\]}]*+\?(?!\?)")
+# (a reason in parentheses may stand between the answer and its question mark: "\boxed{42} (since 6 x 7 = 42)?")
+_ASKED_AFTER_RE = re.compile(r"^[\s$*_)\]}]*+(?:\([^()\n]{0,80}\)[\s$*_)\]}]*+)?\?(?!\?)")
 # a full stop after an initial or a title ("G. Bizet?", "St. Petersburg?", "Dr. Who?") ends no sentence
 _SENTENCE_BREAK_RE = re.compile(r"(?<!\b(?-i:[A-Z]))(?<!\b(?:St|Dr|Mr|Ms|Jr|Sr|Mt|vs))(?<!\bMrs)\.(?=\s)|[!;:](?=\s)|\n")
 _ASKED_CHARS = 200
@@ -956,7 +957,7 @@ def final_commitment(response: str, question: str | None = None) -> Commitment:
 def _commitment(ex: Extracted) -> Commitment:
     if ex.answer is None:
         return Commitment(None, (), method=ex.method)
-    if "?" in ex.answer or ex.tail[:8].count("?"):
+    if "?" in ex.answer or "?" in ex.tail[:100]:
         if _asked_only(ex):
             return Commitment(None, (), reason="hedge:asked", method=ex.method)
     if ex.method == "boxed" and ex.tail:
