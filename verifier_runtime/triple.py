@@ -15,12 +15,9 @@ from verifier_runtime.toolkit.commit import commitment_of
 from verifier_runtime.toolkit.compare import parse_answer
 from verifier_runtime.toolkit.criterion import (
     asked_statement,
-    comma_list_commitment,
-    mixed_number_commitment,
     numeric_aliases,
+    question_commitment,
     several_allowed,
-    temperature_letter_commitment,
-    worked_parenthesis_commitment,
 )
 from verifier_runtime.toolkit.cues import question_cues
 from verifier_runtime.toolkit.extract import extract_final_answer, extract_reference
@@ -87,13 +84,9 @@ class Triple:
         value = self._cache.get("commitment", _UNSET)
         if value is _UNSET:
             info = self.answer_info
-            # "3 and 1/2" is the mixed number where one value is asked (R4.1)
-            # and "x=2,3" the list 2, 3 where several are asked and no decimal commas are in use (R2.4)
-            # and "42 (6 × 7)" the number its working in parentheses computes (R1.1)
-            # and "27 C" is 27 °C where the question speaks of a temperature (R4.5)
-            value = self._get("commitment", lambda: temperature_letter_commitment(worked_parenthesis_commitment(
-                comma_list_commitment(mixed_number_commitment(commitment_of(info), self), self), self), self)
-                if info is not None else None)
+            # the readings that need the question ("3 and 1/2", "x=2,3", "42 (6 × 7)", "27 C")
+            value = self._get("commitment", lambda: question_commitment(commitment_of(info), self)
+                              if info is not None else None)
         return value
 
     @property
@@ -114,9 +107,7 @@ class Triple:
         if not c.several:
             one = c.candidates[0] if c.candidates else c.answer
             # "The perimeter is 12, and the area is 16." for "What is its area?": the asked statement
-            if " and " in one or "," in one or ";" in one:
-                return asked_statement(one, self.question) or one
-            return one
+            return asked_statement(one, self.question) or one
         return c.answer if several_allowed(self) else None
 
     @property

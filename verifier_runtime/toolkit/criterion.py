@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -73,6 +73,7 @@ from verifier_runtime.toolkit.text import (
 from verifier_runtime.toolkit.units import (
     Quantity,
     convert,
+    convert_to_base,
     glued_exponents,
     in_unit,
     parse_quantity,
@@ -82,6 +83,7 @@ from verifier_runtime.toolkit.units import (
 __all__ = [
     "Judgment",
     "asked_statement",
+    "question_commitment",
     "pass_guard",
     "invalid_reason",
     "reference_stated",
@@ -738,7 +740,8 @@ def asked_statement(answer: str, question: str) -> str | None:
     area?"): ``"the area is 16"``. ``None`` unless every part is such a statement, their
     quantities differ, and exactly one is the asked one (its last word is the asked noun's last
     word: "total cost" answers "What is the cost?")."""
-    if not answer or not question or len(answer) > 300 or "\n" in answer:
+    if not answer or not question or len(answer) > 300 or "\n" in answer or not (
+            " and " in answer or "," in answer or ";" in answer):
         return None
     low = answer.lower()
     if low.count(" is ") + low.count(" are ") + low.count("=") + low.count(" was ") < 2:
@@ -777,6 +780,15 @@ def several_allowed(x: Any) -> bool:
 _MIXED_AND_RE = re.compile(r"(?<![\w.,/])(?P<w>\d{1,9})[ \t]++and[ \t]++(?P<p>\d{1,9})[ \t]*+/[ \t]*+(?P<q>\d{1,9})(?![\w.,/])")
 
 
+def question_commitment(c: Any, x: Any) -> Any:
+    """The commitment ``c`` of the triple ``x`` as the question reads it: each reading below in
+    turn (a mixed number with "and", a list under one label, a number with its working in
+    parentheses, a temperature's scale letter); each returns ``c`` unchanged when it does not apply."""
+    for read in _QUESTION_READINGS:
+        c = read(c, x)
+    return c
+
+
 def mixed_number_commitment(c: Any, x: Any) -> Any:
     """R4.1: "3 and 1/2" (a whole number, "and", a proper fraction) is the mixed number 3 1/2
     where one value is asked, not the list 3, 1/2; where the question asks for several answers or
@@ -792,8 +804,6 @@ def mixed_number_commitment(c: Any, x: Any) -> Any:
     new = _MIXED_AND_RE.sub(mixed, text)
     if new == text or several_allowed(x):
         return c
-    from dataclasses import replace
-
     cands, joiner, hedged = split_candidates(new)
     if joiner != "single" or len(cands) != 1:
         return c  # "3 and 1/2, or 4": another candidate still
@@ -838,8 +848,6 @@ def comma_list_commitment(c: Any, x: Any) -> Any:
     cands, joiner, _hedged = split_candidates(new)
     if joiner != "and" or len(cands) < 2:
         return c
-    from dataclasses import replace
-
     return replace(c, answer=", ".join(cands), candidates=cands, joiner="and", text=new, items=cands)
 
 
@@ -875,8 +883,6 @@ def worked_parenthesis_commitment(c: Any, x: Any) -> Any:
         sv = _working_value(side)
         if sv is None or abs(sv - v) > 1e-9 * max(1.0, abs(v)):
             return c
-    from dataclasses import replace
-
     value = m.group("v")
     return replace(c, answer=value, candidates=(value,), items=(value,))
 
@@ -901,9 +907,11 @@ def temperature_letter_commitment(c: Any, x: Any) -> Any:
                                                          in ("kelvin", "degC", "degF"))):
         return c
     new = _TEMPERATURE_LETTER_RE.sub(lambda m: f"{m.group('n')} \u00b0{m.group('u')}", one)
-    from dataclasses import replace
-
     return replace(c, answer=new, candidates=(new,), items=(new,))
+
+
+_QUESTION_READINGS = (mixed_number_commitment, comma_list_commitment, worked_parenthesis_commitment,
+                      temperature_letter_commitment)
 
 
 # ----------------------------------------------------------------------------- the procedure
@@ -2556,24 +2564,13 @@ def _in_other_unit(a: float, qr: Quantity, nr: Number) -> bool:
         stem = _PREFIX_RE.sub("", qr.unit)
         units.update(p + stem for p in _OTHER_PREFIXES)
     units.discard(qr.unit)
-    targets = [convert(qr, u) for u in sorted(units)]
-    try:
-        targets.append(_make_base(qr))
-    except Exception:  # noqa: BLE001 - a unit pint cannot reduce: no base-unit reading
-        pass
+    targets = [convert(qr, u) for u in sorted(units)] + [convert_to_base(qr)]
     for t in targets:
         if t is None or not float(t.magnitude) or t.unit == qr.unit:
             continue
         if _magnitudes(a, float(t.magnitude), nr, qr, t).correct:
             return True
     return False
-
-
-def _make_base(q: Quantity) -> Quantity | None:
-    from verifier_runtime.toolkit.units import _make, _pint
-
-    out = _pint(q).to_base_units()
-    return _make(float(out.magnitude), out, f"{out.magnitude} {out.units}")
 
 
 def _magnitudes(a: float, r: float, nr: Number | None, q_from: Quantity | None, q_to: Quantity | None) -> Judgment:

@@ -940,9 +940,11 @@ _INLINE_ANSWER_COLON_RE = re.compile(r"(?<=[.!?])[ \t]++(?:(?:\*\*|__)[ \t]*+)?(
 def _inline_answer_colon(text: str) -> tuple[str, int]:
     """(the value after the last answer mark that follows a sentence inside the last line of
     ``text``, up to its sentence's end, where it ends): "We get 42. Answer: 41" -> ``41``;
-    ``("", 0)`` when there is none."""
-    found = list(_INLINE_ANSWER_COLON_RE.finditer(text))
-    if not found or "\n" in text[found[-1].end():].strip():
+    ``("", 0)`` when there is none. Only the last line is searched."""
+    body = text.rstrip()
+    line_start = body.rfind("\n") + 1
+    found = list(_INLINE_ANSWER_COLON_RE.finditer(body, line_start))
+    if not found:
         return "", 0
     start = found[-1].end()
     rest = text[start:]

@@ -51,6 +51,7 @@ __all__ = [
     "Quantity",
     "preload_units",
     "parse_quantity",
+    "convert_to_base",
     "quantities_equal",
     "convert",
     "compare_quantity_to_number",
@@ -454,6 +455,17 @@ def convert(q: Quantity, unit: str) -> Quantity | None:
             return None
         target = requested_unit_string(unit)
         out = _pint(q).to(ureg.parse_units(target))
+        return _make(float(out.magnitude), out, f"{out.magnitude} {out.units}")
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def convert_to_base(q: Quantity) -> Quantity | None:
+    """``q`` in SI base units (``0.3 mm`` -> ``0.0003 meter``); ``None`` if it cannot be reduced."""
+    try:
+        if _registry() is None or not isinstance(q, Quantity):
+            return None
+        out = _pint(q).to_base_units()
         return _make(float(out.magnitude), out, f"{out.magnitude} {out.units}")
     except Exception:  # noqa: BLE001
         return None
