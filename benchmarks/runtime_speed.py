@@ -11,7 +11,10 @@ parse(response))`` in the main thread, with its own timeouts) on the same triple
 
 Fairness: every trial is a fresh process; both verifiers get the same untimed warm-up; all
 parse caches (ours, Math-Verify's, and sympy's, which both share) are cleared before each
-run; the two are timed in alternating chunks so a slow spell of the machine hits both.
+run; the two are timed in alternating chunks so a slow spell of the machine hits both. Each
+trial also times each verifier alone in a process of its own (the direct path), in alternating
+order: there the garbage collector's full collections walk only that verifier's objects, where
+in the shared process they walk both and land in whichever call is running.
 Prints throughput, the ratio (median and per trial), latency percentiles and the worst call
 (targets: >= 20x, p99 <= 20 ms, no call over 2 s).
 """
@@ -126,6 +129,30 @@ def _interleaved(triples, ours) -> tuple[list[float], list[float], list[bool]]:
     return lat, mv_lat, direct
 
 
+def _alone(triples, call) -> float:
+    """Seconds for one cold pass of ``call`` over ``triples`` in a process that runs nothing else
+    (after the same warm-up): the collector then walks only this verifier's own objects."""
+    for q, r, s in triples[:WARMUP]:
+        call(q, r, s)
+    _cold()
+    t = time.perf_counter()
+    for q, r, s in triples:
+        call(q, r, s)
+    return time.perf_counter() - t
+
+
+def alone_trial(artifact: str | None, who: str) -> dict:
+    """One verifier alone in this (fresh) process: ``ours`` (the direct path) or ``math-verify``."""
+    triples = shared_triples() + OWN_CASES
+    if who == "ours":
+        from verifier_runtime import load_verifier
+
+        call = load_verifier(artifact, fallback="none").verify
+    else:
+        call = _math_verify_call()
+    return {"seconds": _alone(triples, call), "n": len(triples)}
+
+
 def one_trial(artifact: str | None, fallback: str) -> dict:
     """One interleaved run in this (fresh) process. A second run in the same process would not
     be fair: Math-Verify's parser keeps prediction caches no public call clears, and they would
@@ -145,17 +172,26 @@ def main() -> None:
     ap.add_argument("--artifact", default=None)
     ap.add_argument("--trials", type=int, default=5, help="fresh processes, each timing both verifiers cold")
     ap.add_argument("--one-trial", choices=("none", "offline"), help=argparse.SUPPRESS)
+    ap.add_argument("--alone", choices=("ours", "math-verify"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one_trial:
         print(json.dumps(one_trial(args.artifact, args.one_trial)))
         return
+    if args.alone:
+        print(json.dumps(alone_trial(args.artifact, args.alone)))
+        return
     import subprocess
 
-    def run(mode: str) -> dict:
-        cmd = [sys.executable, __file__, "--one-trial", mode] + (["--artifact", args.artifact] if args.artifact else [])
+    def run(flag: str, mode: str) -> dict:
+        cmd = [sys.executable, __file__, flag, mode] + (["--artifact", args.artifact] if args.artifact else [])
         return json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1])
 
-    trials = [{mode: run(mode) for mode in ("none", "offline")} for _ in range(max(1, args.trials))]
+    trials = []
+    for k in range(max(1, args.trials)):
+        trial = {mode: run("--one-trial", mode) for mode in ("none", "offline")}
+        order = ("ours", "math-verify") if k % 2 == 0 else ("math-verify", "ours")  # a slow spell hits both alike
+        trial["alone"] = {who: run("--alone", who)["seconds"] for who in order}
+        trials.append(trial)
     t0 = trials[0]
     first = t0["none"]  # every run sees the same triples and artifact
     shared = len(shared_triples())
@@ -178,6 +214,13 @@ def main() -> None:
             ms = [x * 1000 for t in trials for x in t[key][lk]]
             print(f"  latency ms, {who:<12}: p50 {pct(ms, 50):.3f}  p90 {pct(ms, 90):.3f}  p99 {pct(ms, 99):.3f}  "
                   f"max {max(ms):.3f}  calls over 2 s: {sum(1 for x in ms if x > 2000.0)}")
+    # Each verifier alone in its own process: in the interleaved run, a full collection walks both
+    # verifiers' objects and lands in whichever call is running; alone, each pays for its own.
+    alone = [t["alone"]["math-verify"] / t["alone"]["ours"] for t in trials]
+    print(f"each alone in its own process (direct path; the collector walks only that verifier's objects): "
+          f"ours {statistics.median(first['n'] / t['alone']['ours'] for t in trials):.1f} triples/s, math-verify "
+          f"{statistics.median(first['n'] / t['alone']['math-verify'] for t in trials):.1f}; ratio "
+          f"{statistics.median(alone):.1f}x median (per trial: {', '.join(f'{x:.1f}' for x in alone)})")
     # The triples a module decided, timed for both verifiers (these are easy for Math-Verify too).
     idx = [i for i in range(first["n"]) if first["direct"][i]]
     if idx:
