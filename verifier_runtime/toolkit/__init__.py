@@ -75,7 +75,7 @@ def clear_caches() -> None:
     for fn in (compare.parse_answer, convert.converted, numbers.parse_number, numbers.parse_number_words,
                units.parse_quantity, text.normalize_text, text.parse_bool, text.parse_identifier, cues.question_cues,
                extract.extract_reference, choices._options_cached, criterion._question_spans, forms._number,
-               units._split, units._unit_names):
+               units._split, units._unit_names, units._dimension_text):
         fn.cache_clear()
 
 

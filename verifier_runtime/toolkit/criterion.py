@@ -1042,6 +1042,11 @@ def _judge(x: Any) -> Judgment:
                 j = ja
     if j is not None and j.correct:
         return j
+    counted = None if alternatives else counted_number(ref)
+    if counted is not None and parse_number(answer) is not None:
+        jc = compare_candidate(answer, counted, cues, x)  # "5" for "5 apples": the count, without its noun
+        if jc is not None:
+            return jc
     if (j is None or alternatives) and _HAS_VALUE_RE.search(answer):  # prose: the value its sentence states
         for sv in statement_values(answer, percent="%" in ref or "percent" in ref.lower()):
             for target in alternatives or (ref,):
@@ -1055,8 +1060,28 @@ def _judge(x: Any) -> Judgment:
     return _text(answer, ref, x, cues)
 
 
+# a count with its noun ("5 apples", "\text{12 students}"), no unit; not a bound, a range or a number word
+_COUNTED_RE = re.compile(r"^(?P<num>\d[\d,]*+(?:\.\d++)?)[ \t]++(?P<noun>[A-Za-z]++(?:[ \t]++[A-Za-z]++){0,2}+)\.?$")
+_NOT_A_NOUN_RE = re.compile(r"\b(?:or|and|to|more|less|fewer|than|at|percent|per|of|times|hundred|thousand|million|"
+                            r"billion|dozen|half|thirds?|quarters?)\b", re.IGNORECASE)
+
+
+def counted_number(ref: str) -> str | None:
+    """R4.1: the number of a reference that is a count with its noun (``"5"`` for "5 apples"), so a
+    bare number answers it; ``None`` for anything else: a quantity with a unit ("5 m"), a bound
+    ("5 or more"), a number word that changes the value ("5 hundred"), prose."""
+    if len(ref) > 60 or not ref[:1].isdigit() and not ref.startswith("\\"):
+        return None
+    m = _COUNTED_RE.match(clean_answer(ref).strip())
+    if m is None or _NOT_A_NOUN_RE.search(m.group("noun")) or _is_quantity(m.group(0)):
+        return None
+    return m.group("num")
+
+
 _COPULA_RE = re.compile(
     r"(?:\b(?:is|are|was|were|equals?|gives?|makes?|comes?\s+to|totals?|yields?|becomes?|remains?|would\s+be|will\s+be|"
+    # a limit's statement: "It diverges to infinity", "The sequence tends to 0", "x_n approaches 2"
+    r"(?:tends?|goes|diverges?|converges?)\s+to|approaches|"
     r"costs?|weighs?|measures?|takes?|needs?|moves?|lasts?|runs?|sold|has|have|had)\b|=|\u2248|\\approx)\s+",
     re.IGNORECASE,
 )
@@ -1076,7 +1101,7 @@ _REAL_SET_START_RE = re.compile(r"(?:the\s+set\s+of\s+)?(?:all|every|any)\s+real
 
 
 _HAS_VALUE_RE = re.compile(r"\d|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
-                           r"forty|fifty|hundred|thousand|million|half|quarter|third|dozen)\b", re.IGNORECASE)
+                           r"forty|fifty|hundred|thousand|million|half|quarter|third|dozen|infinity)\b", re.IGNORECASE)
 _STATEMENT_CONCLUSION_RE = re.compile(r"\b(?:so|thus|therefore|hence)\b[\s,]*", re.IGNORECASE)
 
 
@@ -2536,12 +2561,15 @@ def _quantity_match(qa: Quantity, qr: Quantity, nr: Number | None, cues: Cues | 
         sf = na.sig_figs if na is not None else None
         if na is not None and not na.decimals and na.value.denominator == 1 and na.value:
             sf = max(sf or 0, len(str(abs(na.value.numerator))))
-        if na is not None and back is not None and (sf or 0) >= 3 and math.isfinite(float(back.magnitude)):
+        if na is not None and back is not None and sf and math.isfinite(float(back.magnitude)):
             target = Fraction(float(back.magnitude)).limit_denominator(10**12)
             rounded = round_to_decimals(target, na.decimals) if na.decimals is not None \
                 else round_to_sig_figs(target, sf)
             if rounded == na.value:
-                return Judgment(True, "equal:rounded_conversion")
+                # under three figures ("27 °C" for 300 K, "1600 m" for a mile) the rounding is too
+                # coarse for the criterion, and graders part over it: no module decides it
+                return Judgment(True, "equal:rounded_conversion") if sf >= 3 else \
+                    Judgment(False, "ambiguous:rounded_conversion")
     return j
 
 
@@ -2644,6 +2672,9 @@ def _name_lists(answer: str, ref: str, cues: Cues | None) -> Judgment | None:
 # R4.1: answers that are no number but say what the value is
 _DNE_RE = re.compile(r"^(?:so\s+|thus\s+|hence\s+|therefore\s+)?(?:the\s+)?(?:[a-z]+\s+){0,3}?(?:dne|does\s+not\s+exist|"
                      r"doesn'?t\s+exist|do(?:es)?\s+not\s+exist)$|^dne$|^no\s+limit$", re.IGNORECASE)
+# "There is no maximum.", "No such triangle exists.": a reference that does not exist, in other words
+_NONE_EXISTS_RE = re.compile(r"^(?:so\s+|thus\s+|hence\s+|therefore\s+)?(?:there\s+(?:is|are|exists?)\s+no(?:\s+[a-z]+){1,3}"
+                             r"|no(?:\s+[a-z]+){1,3}\s+exists?)$", re.IGNORECASE)
 _INFINITE_RE = re.compile(r"^(?:so\s+|thus\s+|hence\s+|therefore\s+)?(?:the\s+)?(?:[a-z]+\s+){0,3}?(?:is|are)\s+"
                           r"(?:positive\s+)?infinite$|^there\s+(?:are|is)\s+infinitely\s+many(?:\s+[a-z]+){0,3}$"
                           r"|^infinitely\s+many(?:\s+[a-z]+){0,3}$", re.IGNORECASE)
@@ -2661,7 +2692,9 @@ def _special_judgment(answer: str, ref: str, question: str) -> Judgment | None:
         return None
     a, r = clean_answer(answer), clean_answer(ref)
     if _DNE_RE.match(r):
-        return Judgment(True, "equal:text") if _DNE_RE.match(a) else None
+        cuts = list(_STATEMENT_CONCLUSION_RE.finditer(a))  # "It grows without bound, so there is no maximum."
+        said = a[cuts[-1].end():] if cuts else a
+        return Judgment(True, "equal:text") if _DNE_RE.match(a) or _NONE_EXISTS_RE.match(said) else None
     if _DNE_RE.match(a):
         return Judgment(False, "differ:text") if parse_number(r) is not None or r in ("\\infty", "+\\infty", "\u221e") else None
     if _INFINITE_RE.match(a):

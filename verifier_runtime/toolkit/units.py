@@ -307,7 +307,18 @@ def _split(s: str) -> tuple[Number, str] | None:
 
 
 def _make(magnitude: Fraction | float, q: Any, text: str) -> Quantity:
-    return Quantity(magnitude, str(q.units), str(q.dimensionality), text)
+    return Quantity(magnitude, str(q.units), _dimension_text(q.dimensionality), text)
+
+
+@lru_cache(maxsize=256)
+def _dimension_text(dims: Any) -> str:
+    """pint's dimensionality as one spelling per dimension: pint prints the base dimensions in the
+    order a unit's definition met them ("[length] ** 2 * [mass] / [time] ** 3" for horsepower,
+    "[mass] * [length] ** 2 / [time] ** 3" for the watt), so the text is printed sorted. Once
+    per dimensionality (pint's container is hashable); cleared with the parse caches."""
+    from pint.util import UnitsContainer
+
+    return str(UnitsContainer(dict(sorted(dims.items()))))
 
 
 @lru_cache(maxsize=1024)
@@ -318,7 +329,7 @@ def _unit_names(unit: str) -> tuple[str, str]:
     registry for the process); an error is not kept. Cleared with the parse caches."""
     ureg = _registry()
     q = ureg.Quantity(1, ureg.parse_units(unit))
-    return str(q.units), str(q.dimensionality)
+    return str(q.units), _dimension_text(q.dimensionality)
 
 
 @memoize_text()

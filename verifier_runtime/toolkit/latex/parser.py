@@ -285,12 +285,20 @@ class _Parser:
             return ("func", "sqrt", (self.braced_or_single(),))
         if name in ("pi", "uppi"):
             return ("const", "pi")
-        if name == "infty":
-            return ("const", "oo")
+        if name == "infty" or (name == "inf" and not self.at("op", "_")):
+            return ("const", "oo")  # "(0, \inf)": infinity; an infimum has its subscript (\inf_{x})
         if name in ("exponentialE",):
             return ("const", "E")
         if name in ("imath", "mathrm_i"):
             return ("const", "I")
+        if name == "Gamma" and self.at("op", "("):
+            # \Gamma(x) is the gamma function, (x - 1)!: built as that factorial, so the guard bounds it
+            self.take()
+            self.enter()
+            arg = self.expr()
+            self.depth -= 1
+            self.expect("op", ")")
+            return ("fact", ("add", (arg, ("neg", ("num", Fraction(1))))))
         if name in _GREEK:
             return self.symbol(name)
         if name in _FUNCS or name in ("arcsin", "arccos", "arctan"):
