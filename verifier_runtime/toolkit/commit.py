@@ -304,6 +304,10 @@ _CONFIDENCE_TAIL_RE = re.compile(
 # "6 * 7 -> 42", "6*7 => 42", "12 + 30 \u2192 42": a computation, an arrow, and what it gives
 _ARROW_RESULT_RE = re.compile(r"^(?P<lhs>[^\n]{1,200}?)[ \t]*+(?:->|=>|\u2192|\u21d2|\\Rightarrow\b|\\implies\b)"
                               r"[ \t]*+(?P<v>[^\s=<>\u2192\u21d2][^=<>\u2192\u21d2\n]{0,40}?)[ \t]*+[.!]?$")
+# a chemical species: a coefficient and element symbols with their counts ("2H2O", "Ca(OH)2")
+CHEMICAL_SPECIES = r"\d*+(?:[A-Z][a-z]?+\d*+|\((?:[A-Z][a-z]?+\d*+)++\)\d*+)++"
+# the left side of a chemical equation ("2H2 + O2 -> 2H2O"): species joined by "+", no working
+_CHEMICAL_SIDE_RE = re.compile(r"^" + CHEMICAL_SPECIES + r"(?:[ \t]*+\+[ \t]*+" + CHEMICAL_SPECIES + r")++$")
 # the left side worked something out: digits and an operator ("6 * 7", "12+30", "\frac{84}{2}")
 _WORKED_RE = re.compile(r"\d[ \t]*+(?:[-+*/^\u00d7\u00b7]|\\times|\\cdot|\\div)[ \t]*+[\d(\\]|\\frac\{\d")
 
@@ -1024,7 +1028,8 @@ def _commitment(ex: Extracted) -> Commitment:
     if not candidates and ex.method != "boxed" and ("->" in answer or "=>" in answer or "\u2192" in answer
                                                    or "\u21d2" in answer or "\\Rightarrow" in answer):
         arrow = _ARROW_RESULT_RE.match(answer.strip())
-        if arrow is not None and _WORKED_RE.search(arrow.group("lhs")):
+        if (arrow is not None and _WORKED_RE.search(arrow.group("lhs"))
+                and not _CHEMICAL_SIDE_RE.match(arrow.group("lhs").strip())):
             answer = arrow.group("v").strip()  # "6 * 7 -> 42": the working, then what it gives (R1.1)
     if not candidates:
         stated = final_statement(answer) if ex.method != "boxed" else _BOX_NOT_RE.sub("not ", answer, count=1)

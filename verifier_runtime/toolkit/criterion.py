@@ -27,6 +27,7 @@ from typing import Any
 from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.choices import LETTERS, letter_and_text, parse_choice, parse_options
 from verifier_runtime.toolkit.commit import (
+    CHEMICAL_SPECIES,
     Commitment,
     option_marker,
     rejected_value,
@@ -1996,6 +1997,69 @@ def _quantity_conflicts(answer: str, cues: Cues | None) -> bool:
     return bool(named) and asked not in named
 
 
+# R6.1: a superscript written inline: "sp3" for sp^3, "1s2 2s2 2p4" for 1s^2 2s^2 2p^4
+_SCRIPT_MARKUP_RE = re.compile(r"[\^{}$\s]")
+_LETTER_POWER_RE = re.compile(r"(?<=[A-Za-z])\^(?:\d++|\{\d++\})")
+_ORBITALS_RE = re.compile(r"^(?:\d?+[spdf](?:\^(?:\d++|\{\d++\}))?+[ \t]*+)++$")
+
+
+def _inline_script(answer: str, ref: str) -> Judgment | None:
+    """R6.1: one side writes a letter's numeric superscript with a caret and the other writes the
+    same characters without it. In orbital notation (hybridization ``sp^3``, electron
+    configurations ``1s^2 2s^2 2p^4``) the inline writing is the usual one, so they are equal; in
+    algebra ``x2`` for ``x^2`` may be a power, a subscript or a product, so no module decides it
+    (``ambiguous:inline_script``, incorrect for the criterion). ``None`` where the writings differ
+    in more than the carets."""
+    scripted = ref if "^" in ref else answer
+    bare = answer if scripted is ref else ref
+    if len(scripted) > 80 or not _LETTER_POWER_RE.search(scripted) or "\\" in scripted or "\\" in bare:
+        return None
+    if _LETTER_POWER_RE.sub(lambda m: m.group(0).strip("^{}"), scripted).replace(" ", "") != bare.replace(" ", ""):
+        return None
+    if not _SCRIPT_MARKUP_RE.sub("", scripted) or _is_quantity(scripted) or _is_quantity(bare):
+        return None  # "5 cm3" for 5 cm^3: a unit's power, which the quantities compare
+    if _ORBITALS_RE.match(scripted.strip()):
+        return Judgment(True, "equal:inline_script")
+    return Judgment(False, "ambiguous:inline_script")
+
+
+# R6.1: a chemical equation ("2H_2 + O_2 \rightarrow 2H_2O"): its arrow in any writing
+_ARROW_RE = re.compile(r"\\(?:long)?rightarrow|\\to(?![A-Za-z])|\\rightleftharpoons|\\leftrightharpoons|->|\u2192|\u27f6|\u21cc")
+_SPECIES_RE = re.compile(r"^(?P<coef>\d*+)(?P<formula>" + CHEMICAL_SPECIES.removeprefix(r"\d*+") + r")$")
+_REACTION_MARKUP_RE = re.compile(r"\\(?:mathrm|text|ce)\s*+|[_{}$\s]")
+
+
+def _reaction(text: str) -> tuple[tuple[tuple[int, str], ...], ...] | None:
+    """The two sides of a chemical equation as sorted (coefficient, formula) lists, or ``None``
+    when ``text`` is no such equation (charges, states and conditions are not read)."""
+    if len(text) > 200 or "^" in text:
+        return None
+    parts = _ARROW_RE.split(_REACTION_MARKUP_RE.sub("", text.replace("\\,", "")))
+    if len(parts) != 2:
+        return None
+    sides = []
+    for side in parts:
+        species = []
+        for item in side.split("+"):
+            m = _SPECIES_RE.match(item)
+            if m is None:
+                return None
+            species.append((int(m.group("coef") or 1), m.group("formula")))
+        sides.append(tuple(sorted(species)))
+    return tuple(sides)
+
+
+def _reaction_judgment(answer: str, ref: str) -> Judgment | None:
+    """R6.1: chemical equations compare by their species and coefficients on each side, in any
+    order, with any arrow and any subscript writing (``2H2 + O2 -> 2H2O`` for
+    ``2H_2 + O_2 \rightarrow 2H_2O``); ``None`` when either is no such equation."""
+    rr = _reaction(ref)
+    ra = _reaction(answer) if rr is not None else None
+    if ra is None:
+        return None
+    return Judgment(True, "equal:reaction") if ra == rr else Judgment(False, "differ:reaction")
+
+
 def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element: bool) -> Judgment | None:
     if _quantity_conflicts(answer, cues):
         return Judgment(False, "differ:label")
@@ -2011,6 +2075,14 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
         options = x.options
         if options:
             return _choice(answer, ref, options, cues)
+    if ("^" in ref) != ("^" in answer):
+        script = _inline_script(answer, ref)
+        if script is not None:
+            return script
+    if _ARROW_RE.search(ref):
+        reaction = _reaction_judgment(answer, ref)
+        if reaction is not None:
+            return reaction
     if _FORMULA_CHARS_RE.fullmatch(ref.strip()) and _is_formula(ref):
         # R6.1: a chemical formula compares as written, never as a product of unknowns (H2O is
         # not 2HO); its LaTeX and Unicode subscripts are the same formula (H_2O, H_{2}O, H₂O)
@@ -2280,6 +2352,17 @@ def ambiguous_miss(na: Number, nr: Number) -> str | None:
     return None
 
 
+def finer_value(na: Number, nr: Number) -> bool:
+    """R5.3: a measured quantity's whole-number reference (``18 g/mol``) answered by a decimal that
+    rounds to it (``18.015``). An integer reference is exact for the criterion, so it is
+    incorrect; but a quantity with a unit is a measurement written to whole units, and graders
+    accept the finer value, so no module decides it. Only called for quantities: a bare integer
+    reference (a count, an exact result) stays exact (``42.3`` for 42 is ``differ``)."""
+    if na.kind != "decimal" or nr.kind != "integer" or not nr.value or na.is_percent or nr.is_percent:
+        return False
+    return (na.value < 0) == (nr.value < 0) and round_to_decimals(na.value, 0) == nr.value
+
+
 def near_value(na: Number, nr: Number) -> bool:
     """R5.3: ``na`` and a reference with a stated precision of three or more significant figures
     differ by at most :data:`CLOSE_REL` of the reference, and ``na`` is itself written to three or
@@ -2476,6 +2559,8 @@ def _quantities(pa: Answer, pr: Answer, cues: Cues | None, x: Any) -> Judgment |
         j = compare_numbers(na, nr, _no_form(cues), x)
         if not j.correct and j.reason == "differ:number" and _in_other_unit(float(na.value), qr, nr):
             return Judgment(False, "ambiguous:unstated_unit")
+        if not j.correct and j.reason == "differ:number" and finer_value(na, nr):
+            return Judgment(False, "ambiguous:finer_value")
         return j
     if qr is not None and pa.kind == "expression" and qr.is_angle:
         # R4.1: an exact radian measure (a multiple of pi) is the same angle in degrees (pi/3 = 60 degrees);
@@ -2548,7 +2633,8 @@ def _quantity_match(qa: Quantity, qr: Quantity, nr: Number | None, cues: Cues | 
     j = _magnitudes(a, r, nr, None, None)
     if not j.correct and qa.unit == qr.unit and nr is not None:
         na = _magnitude_number(qa)
-        miss = ambiguous_miss(na, nr) if na is not None else None
+        miss = (ambiguous_miss(na, nr) or ("ambiguous:finer_value" if finer_value(na, nr) else None)) \
+            if na is not None else None
         if miss:
             return Judgment(False, miss)
     if not j.correct and qa.unit != qr.unit and nr is not None and not reference_tolerance(nr):
