@@ -94,6 +94,8 @@ _STRONG_RE = re.compile(
     r"\b(?:wait|hold\s+on|hmm+|oh|oops|actually|sorry|eh|uh|um+|er+|no)[\s,.!:;\u2014\u2013-]*no\b(?!\s+(?:doubt|problem|need))"
     r"|\bno[\s,.!:;\u2014\u2013-]+wait\b"
     r"|\bno(?<![:=]\sno)(?<![:=*]no)(?<!\bis\sno)(?<!\bwas\sno)[,.!:;]\s*(?=(?:it'?s|it\s+is|the\s+(?:correct\s+|right\s+|final\s+)?answer)\b)"
+    # "The answer is 6. No, 5.": "no" and a bare number that ends the text, the value corrected to
+    r"|(?:(?<=[.!?]\s)|(?<=^\s)|^)no(?<![:=]\sno)[,:;]\s*+(?=[-+\u2212]?\$?\d[\d.,/]*+\$?\s*+[.!]?\s*+$)"
     r"|\bthat(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+(?:right|correct))"
     r"|\bthat\s+(?:can'?t|cannot|can\s+not)\s+be\s+(?:right|correct)"
     r"|\bi\s+made\s+(?:a|an)\s+(?:\w+\s+)?(?:mistake|error)\b|\b(?:correction|erratum)\s*:|\bscratch\s+that\b"
@@ -1222,6 +1224,10 @@ _ALT_AFTER_RE = re.compile(
     # "12 (though 14 is defensible)": a second value conceded
     r"|\b(?:though|although|but|while)\s+(?P<n>" + _ALT_VALUE + r")\s+(?:is|would\s+be|seems|looks)\s+(?:also\s+)?"
     r"(?:(?:quite|very|equally)\s+)?(?:defensible|arguable|plausible|possible|reasonable|acceptable)\b"
+    # "5, although 6 can't be ruled out": a second value not excluded
+    r"|\b(?:though|although|but|while)\s+(?P<v2>" + _ALT_VALUE
+    + r"|(?-i:(?!(?:it|this|that|they|he|she|we|i|one)\b)[a-z]{2,}+(?:\s++[a-z]{2,}+)?))\s+(?:can(?:'|\u2019|no)?t|cannot|can\s+not)\s+"
+    r"(?:yet\s+|entirely\s+|fully\s+|completely\s+)?be\s+(?:ruled\s+out|excluded|dismissed)\b"
     # "42 (alt. 43)", "42 (43?)": a second value in parentheses, marked as an alternative or asked
     r"|\(\s*+alt(?:\.|ernatively|ernative)?[\s:.,]*+(?P<t>" + _ALT_VALUE + r")\s*+\)"
     r"|\(\s*+(?P<u>(?-i:\$[^$\n]{1,40}\$|\b[A-J]\b|(?<![\d.,/])[-+\u2212]?\d[\d.,/]*+(?:\s*+%)?))\s*+\?\s*+\)"
@@ -1244,7 +1250,7 @@ _CLAUSE_START_RE = re.compile(r"(?:^|[.;:,!?])\s*+$")  # "...; it might be 48.":
 _ALT_WINDOW = 300
 _ALT_WORDS = ("also", "equally", "alt", "?", "otherwise", "could", "might", "may", "if", "guess", "case", "second",
               "backup", "other", "unless", "opinion", "possib", "some", "many", "several", "fallback", "runner", "maybe", "perhaps",
-              "defensib", "arguab", "plausib", "reasonab", "acceptab")  # one in every offer
+              "defensib", "arguab", "plausib", "reasonab", "acceptab", "ruled out", "exclud", "dismiss")  # one in every offer
 
 
 def _has_alt_word(low: str) -> bool:
@@ -1269,7 +1275,8 @@ def _after_offer_possible(fold: str) -> bool:
     if "backup" in fold or "fallback" in fold or "runner" in fold or "choice" in fold:
         return True  # "Backup: 14", "second choice: 14"
     if ("though" in fold or "but" in fold or "while" in fold) and any(
-            w in fold for w in ("defensib", "arguab", "plausib", "possib", "reasonab", "acceptab")):
+            w in fold for w in ("defensib", "arguab", "plausib", "possib", "reasonab", "acceptab", "ruled out", "exclud",
+                                "dismiss")):
         return True
     if ("some" in fold or "other" in fold or "many" in fold or "several" in fold) and any(
             w in fold for w in ("say", "claim", "suggest", "give", "list", "argue", "think", "believe", "attribut")):
@@ -1299,7 +1306,7 @@ def alternative_offered(answer: str, text: str) -> str | None:
         fold is None or "also" in fold or "equally" in fold) else []
     if fold is None or _after_offer_possible(fold):
         found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p",
-                                                                  "q", "r", "s", "t", "u")
+                                                                  "q", "r", "s", "t", "u", "v2")
                                    if g))
                   for m in _ALT_AFTER_RE.finditer(window)
                   if not m.group("h") or _CLAUSE_START_RE.search(window, 0, m.start())]

@@ -1307,6 +1307,37 @@ def _labelled_values(ref: str) -> list[str] | None:
     return [v for _, v in parts]
 
 
+_SOLUTION_SPLIT_RE = re.compile(r"\s*+(?:,|;|\bor\b|\band\b|\\text\{\s*(?:or|and)\s*\})\s*+")
+_PM_SIGN_RE = re.compile(r"\\pm|\u00b1")
+
+
+def solution_values(text: str) -> list[str] | None:
+    """R4.3: the values of several solutions of one unknown, however they are joined and whether
+    or not each is labelled ("x = 2 or x = -2", "x=2, x=-2", "2 or -2", "x = \\pm 2": ``["2",
+    "-2"]``); one "\\pm" gives its two values. ``None`` for one value, for labels of different
+    unknowns (a tuple's "x = 2, y = -1"), or for longer text."""
+    if len(text) > 200:
+        return None
+    values: list[str] = []
+    labels = set()
+    for part in _SOLUTION_SPLIT_RE.split(text.strip().strip("$").strip()):
+        label, value = strip_label(part.strip("$ "))
+        labels.add(label)
+        if not value:
+            return None
+        signs = _PM_SIGN_RE.findall(value)
+        if len(signs) > 1:
+            return None
+        if signs:
+            plus = _PM_SIGN_RE.sub("+", value, count=1).strip()
+            values += [plus[1:].strip() if plus.startswith("+") else plus, _PM_SIGN_RE.sub("-", value, count=1).strip()]
+        else:
+            values.append(value)
+    if len(labels) != 1 or len(values) < 2 or len(values) > 12:
+        return None
+    return values
+
+
 def _name_key(name: str) -> str:
     return name.replace("{", "").replace("}", "").replace(" ", "")
 
@@ -2075,6 +2106,11 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
         options = x.options
         if options:
             return _choice(answer, ref, options, cues)
+    if has_plus_minus(answer) != has_plus_minus(ref):
+        # "x = \pm 2" for "x = 2 or x = -2": the two values of the sign against the listed solutions
+        va, vr = solution_values(answer), solution_values(ref)
+        if va is not None and vr is not None:
+            return _compare_candidate(", ".join(va), ", ".join(vr), cues, x, element)
     if ("^" in ref) != ("^" in answer):
         script = _inline_script(answer, ref)
         if script is not None:
