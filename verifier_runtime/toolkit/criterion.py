@@ -2604,6 +2604,8 @@ def _quantities(pa: Answer, pr: Answer, cues: Cues | None, x: Any) -> Judgment |
         va = real_value(pa)
         if va is None:
             return None
+        if _has_pi(pa.value) and requested and requested.lower().startswith("degree"):
+            return Judgment(False, "form:unit_required")  # pi/6 where the question asks for degrees (R3.2)
         target = convert(qr, "radian") if _has_pi(pa.value) else qr
         if target is None:
             return None

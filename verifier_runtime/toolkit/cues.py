@@ -26,11 +26,12 @@ _FIELD_DEFAULTS: dict[str, object] = {
     "interval": False,  # an interval asked: "interval", "domain", "range", "solve the inequality"
     "ratio": False, "decimal": False, "mixed_number": False, "interval_notation": False, "expand": False,
     "factor": False, "factor_completely": False, "rationalize": False, "scientific": False, "radical_form": False,
+    "line_form": None,  # the form of a line's equation asked: "slope_intercept" (y = mx + b) or "standard" (Ax + By = C)
     "unknown": None,  # the symbol asked for: "find x", "solve for y", "value of k"
     "quantity": None,  # the named quantity asked for by its symbol: "what is the pOH" (see QUANTITY_SYMBOL)
 }
 _FORM_FIELDS = ("simplest_form", "percentage", "decimal", "fraction", "mixed_number", "exact", "radical_form",
-                "interval_notation", "expand", "factor", "rationalize", "scientific")
+                "interval_notation", "expand", "factor", "rationalize", "scientific", "line_form")
 
 
 # Every form requirement (and a requested unit) is written with one of these words (substring
@@ -38,7 +39,7 @@ _FORM_FIELDS = ("simplest_form", "percentage", "decimal", "fraction", "mixed_num
 _FORM_WORDS = ("simpl", "lowest", "reduced", "percent", "decimal", "fraction", "mixed", "exact", "terms of",
                "radical", "interval notation", "expand", "multiply out", "distribute", "factor", "rationali",
                "scientific", "standard form", "nearest", "places", "d.p", "dp", "sig", "s.f", "sf", " in ", " in\n",
-               "(in ", "\nin ", "how many", "how much", "onvert")
+               "(in ", "\nin ", "how many", "how much", "onvert", "intercept", "mx", "by")
 
 
 class _Cue:
@@ -95,6 +96,7 @@ class Cues:
     rationalize = _Cue()
     scientific = _Cue()
     radical_form = _Cue()
+    line_form = _Cue()
     unknown = _Cue()
     quantity = _Cue()
 
@@ -204,6 +206,21 @@ _FACTOR_COMPLETELY_RE = re.compile(r"\bfactor(?:ize|ise)?\s+(?:\S+\s+){0,6}?(?:c
                                    re.IGNORECASE)
 _RATIONALIZE_RE = re.compile(r"\brationali[sz]e\s+the\s+denominator\b|\brationali[sz]ed\s+denominator\b", re.IGNORECASE)
 _SCIENTIFIC_RE = re.compile(r"\bscientific\s+notation\b|\bstandard\s+form\s+\(\s*a\s*\\?times", re.IGNORECASE)
+# the form of a line's equation: "in slope-intercept form", "in the form y = mx + b"; "in standard
+# form Ax + By = C", "in the form ax + by = c"
+_SLOPE_INTERCEPT_RE = re.compile(r"\bslope[\s-]*+intercept\s++form\b|\bin\s++the\s++form\s*+\$?\s*+y\s*+=\s*+mx\s*+\+\s*+[bc]\b", re.I)
+_STANDARD_LINE_RE = re.compile(r"\b(?:standard\s++form|in\s++the\s++form)\b[^.?!\n]{0,30}?\b[a]\s*+x\s*+\+\s*+b\s*+y\s*+=\s*+c\b",
+                               re.I)
+
+
+def _line_form(c: Cues) -> str | None:
+    if c.has("intercept", "mx") and _SLOPE_INTERCEPT_RE.search(c._text):
+        return "slope_intercept"
+    if c.has("by") and _STANDARD_LINE_RE.search(c._text):
+        return "standard"
+    return None
+
+
 _RADICAL_RE = re.compile(r"\bsimplest\s+radical\s+form\b|\bsimplified\s+radical\s+form\b|\bsimplify\s+the\s+radical\b",
                          re.IGNORECASE)
 _UNKNOWN_RE = re.compile(
@@ -256,7 +273,7 @@ _PERCENT_RE = re.compile(
 )
 _PROBABILITY_RE = re.compile(r"\bprobabilit(?:y|ies)\b|\bwhat\s+(?:is|are)\s+the\s+(?:chances?|odds)\b|\blikelihood\b", _I)
 _FRACTION_RE = re.compile(
-    r"\bcommon\s+fraction|\bas\s+a\s+(?:simplified\s+|reduced\s+|proper\s+|improper\s+)?fraction"
+    r"\bcommon\s+fraction|\bas\s+an?\s+(?:simplified\s+|reduced\s+|proper\s+|improper\s+)?fraction"
     r"|\bin\s+fraction(?:al)?\s+form|\bmixed\s+number",
     _I,
 )
@@ -546,6 +563,7 @@ _READERS = {
     "rationalize": _rx(("rationali",), _RATIONALIZE_RE),
     "scientific": _rx(("scientific", "standard form"), _SCIENTIFIC_RE),
     "radical_form": _rx(("radical",), _RADICAL_RE),
+    "line_form": _line_form,
     "unknown": _unknown,
     "quantity": _quantity,
 }

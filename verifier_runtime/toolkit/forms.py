@@ -356,11 +356,30 @@ def _violations(answer: str, cues: Cues, reference: str | None, unit: str | None
         out.append("form:denominator_not_rationalized")
     if cues.scientific and mag is not None and not _scientific(mag):
         out.append("form:scientific_notation_required")
+    if cues.line_form and _LINE_EQUATION_RE.match(answer) and not _in_line_form(answer, cues.line_form):
+        out.append("form:slope_intercept_required" if cues.line_form == "slope_intercept" else "form:standard_form_required")
     if unit and q is None and n is None:
         q = quantity_in_sentence(answer)  # "It will take 6 weeks." where days are asked
     if unit and q is not None and not _same_unit(q.unit, unit):
         out.append("form:unit_required")
     return out
+
+
+# an equation of a line in x and y (one "=", both letters), the only answers a line's form binds
+_LINE_EQUATION_RE = re.compile(r"^(?=[^=]*+=[^=]*+$)(?=[^x]*+x)(?=[^y]*+y)[^\n]{3,120}$")
+_CONSTANT_TERM_RE = re.compile(r"(?:^|[-+])\s*+\d++(?:\.\d++)?+\s*+(?=[-+]|$)")
+_SLOPE_INTERCEPT_FORM_RE = re.compile(r"^\s*+\$?\s*+y\s*+=(?P<rhs>[^=y]++)$")
+
+
+def _in_line_form(answer: str, form: str) -> bool:
+    """R3.2: ``y = mx + b`` ("slope_intercept": y alone on the left, no y on the right) or
+    ``Ax + By = C`` ("standard": the unknowns on the left, a number alone on the right)."""
+    text = answer.replace("$", "").strip()
+    if form == "slope_intercept":
+        return _SLOPE_INTERCEPT_FORM_RE.match(text) is not None
+    lhs, _, rhs = text.partition("=")
+    return (_number(rhs.strip()) is not None and "x" in lhs and "y" in lhs
+            and _CONSTANT_TERM_RE.search(lhs) is None)  # "3x - y + 5 = 0" keeps a constant on the left
 
 
 _MAGNITUDE_RE = re.compile(r"^\s*+([-+\u2212]?\s*+[\d.,]+(?:\s*(?:\\times|\\cdot|\u00d7|x|\*)\s*10\s*\^\s*\{?[-+\u2212]?\d+\}?)?)")
