@@ -1418,6 +1418,18 @@ def _no_answer_reason(x: Any, c: Commitment | None, info: Any) -> str:
     return "invalid:no_final_answer"
 
 
+_LETTER_RUN_RE = re.compile(r"[A-J]{2,10}")
+
+
+def _letter_run(ref: str, options: dict[str, str]) -> list[str]:
+    """R6.2: the option letters of a reference written as one run ("AB" for options A and B), in
+    order; empty unless each letter is distinct and names an option (where the options are known)."""
+    t = ref.strip()
+    if not _LETTER_RUN_RE.fullmatch(t) or len(set(t)) != len(t) or (options and any(ch not in options for ch in t)):
+        return []
+    return list(t)
+
+
 def _values_agree(a: str, b: str) -> bool:
     pa, pb = parse_answer(a), parse_answer(b)
     if pa is None or pb is None:
@@ -1441,12 +1453,13 @@ def _several(x: Any, c: Commitment, cues: Cues | None, options: dict[str, str]) 
     if options or all(_is_letter(k) for k in cands):
         letters = [parse_choice(k, options or None) for k in cands]
         # several letters asked, or held by the reference ("B, C" for "Which two ... are prime?")
-        wanted = reference_values(ref, cues) if ref else ()
+        run = _letter_run(ref or "", options)
+        wanted = run or (reference_values(ref, cues) if ref else ())
         if all(letters) and (cues is not None and cues.several or (len(wanted) > 1 and all(
                 parse_choice(p, options or None) for p in wanted))):
             if c.joiner == "or" and len(set(letters)) > 1:
                 return Judgment(False, "hedge:alternatives")  # "B or C": one of them, not both (R2.1)
-            want_seq = [parse_choice(p, options or None) for p in reference_values(ref)]
+            want_seq = [parse_choice(p, options or None) for p in (run or reference_values(ref))]
             if len(set(want_seq)) < len(want_seq):  # repeated letters: answers to parts, in order
                 got_seq = [parse_choice(k, options or None) for k in c.items]
                 return Judgment(got_seq == want_seq, "equal:choices" if got_seq == want_seq else "differ:choices")

@@ -22,6 +22,12 @@ from verifier_runtime.toolkit._memo import memoize_text
 # Patterns of the parsing hot path, compiled once (re's own cache lookup costs per call).
 _SPACE_RUN_RE = re.compile(r"\s+")
 _PLAIN_DECIMAL_RE = re.compile(r"\d+(?:\.\d*)?|\.\d+")
+# the Unicode vulgar fractions ("\u00bd", "\u00be"), as the fractions they write
+VULGAR_FRACTIONS = {"\u00bd": "1/2", "\u2153": "1/3", "\u2154": "2/3", "\u00bc": "1/4", "\u00be": "3/4", "\u2155": "1/5",
+                    "\u2156": "2/5", "\u2157": "3/5", "\u2158": "4/5", "\u2159": "1/6", "\u215a": "5/6", "\u2150": "1/7",
+                    "\u215b": "1/8", "\u215c": "3/8", "\u215d": "5/8", "\u215e": "7/8", "\u2151": "1/9", "\u2152": "1/10"}
+# a vulgar fraction and the whole number before it, if any ("2\u00bd" is the mixed number 2 1/2)
+VULGAR_FRACTION_RE = re.compile(r"(\d*+)([" + "".join(VULGAR_FRACTIONS) + r"])")
 
 __all__ = [
     "Number",
@@ -179,6 +185,9 @@ def _normalise(s: str) -> str:
         s = _LATEX_GROUP_RE.sub(",", s)
     if s and s[-1] in "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079":
         s = _SUP_EXP_RE.sub(lambda m: "10^{" + m.group(1).translate(_SUPERSCRIPTS) + "}", s)
+    if not s.isascii():
+        s = VULGAR_FRACTION_RE.sub(lambda m: f"{m.group(1)} {VULGAR_FRACTIONS[m.group(2)]}" if m.group(1)
+                           else VULGAR_FRACTIONS[m.group(2)], s).replace("\u2044", "/")  # "2\u00bd": 2 1/2
     if not s.isascii() or "\\" in s or "~" in s:  # every _SPACES match is one of these
         s = _SPACES.sub(" ", s)
     s = s.replace("{,}", ",").replace("\\%", "%").replace("\\left", "").replace("\\right", "")
@@ -268,6 +277,7 @@ def _parse(raw: str) -> Number | None:
 
 
 _DECIMAL_COMMA_RE = re.compile(r"^(?P<int>\d+),(?P<frac>\d+)$")
+_GROUPED_DECIMAL_COMMA_RE = re.compile(r"^(?P<int>\d{1,3}(?:(?:\.\d{3})++|(?: \d{3})++)),(?P<frac>\d++)$")
 _AMBIGUOUS_COMMA_RE = re.compile(r"^[1-9]\d{0,2},\d{3}$")
 _BASED_RE = re.compile(r"^(?P<digits>[0-9A-Za-z]{1,64})_\{?\(?(?P<base>\d{1,2})\)?\}?$")
 
@@ -312,6 +322,9 @@ def _parse_unsigned(s: str, raw: str) -> Number | None:
         r = _repeating_decimal(s, raw)
         if r is not None:
             return r
+    m = _GROUPED_DECIMAL_COMMA_RE.match(s) if "," in s else None
+    if m:  # "1.234,5", "1 234,5": thousands grouped by dots or spaces, then a decimal comma
+        s = m.group("int").replace(".", "").replace(" ", "") + "," + m.group("frac")
     m = _DECIMAL_COMMA_RE.match(s)
     if m and not _AMBIGUOUS_COMMA_RE.match(s) and (not _GROUPED_RE.fullmatch(s) or s.startswith("0")):
         # "3,75", "0,5", "12,3456": a comma that cannot separate thousands is a decimal comma

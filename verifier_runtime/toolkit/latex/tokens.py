@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from verifier_runtime.limits import MAX_EXPR_NODES
+from verifier_runtime.toolkit.numbers import VULGAR_FRACTION_RE, VULGAR_FRACTIONS
 
 Node = tuple
 
@@ -55,8 +56,23 @@ _UNICODE = {
 }
 
 
+# Unicode writings of powers and fractions: "x\u00b2", "\u00bd", "2\u00bd" (a mixed number), "3\u20444"
+_SUPERSCRIPT_DIGITS = str.maketrans("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b\u207a", "0123456789-+")
+_SUPERSCRIPT_RUN_RE = re.compile(r"[\u207b\u207a]?+[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]++")
+
+
+def _unicode_math(s: str) -> str:
+    """``x^{2}`` for ``x\u00b2``, ``(1/2)`` for ``\u00bd``, ``(2+1/2)`` for ``2\u00bd``, ``/`` for the fraction slash."""
+    s = _SUPERSCRIPT_RUN_RE.sub(lambda m: "^{" + m.group().translate(_SUPERSCRIPT_DIGITS) + "}", s)
+    s = VULGAR_FRACTION_RE.sub(lambda m: f"({m.group(1)}+{VULGAR_FRACTIONS[m.group(2)]})" if m.group(1)
+                       else f"({VULGAR_FRACTIONS[m.group(2)]})", s)
+    return s.replace("\u2044", "/")
+
+
 def _tokenize(s: str) -> list[tuple[str, str]]:
     """Tokens as (type, text); types: num, cmd, name, op."""
+    if not s.isascii():
+        s = _unicode_math(s)
     out: list[tuple[str, str]] = []
     for m in _TOKEN_RE.finditer(s):
         kind = m.lastgroup
