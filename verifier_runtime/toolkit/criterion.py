@@ -69,6 +69,7 @@ from verifier_runtime.toolkit.text import (
     normalize_text,
     parse_bool,
     parse_identifier,
+    spelling_key,
     text_match,
 )
 from verifier_runtime.toolkit.units import (
@@ -3150,6 +3151,9 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
            and _HAS_NAME_WORD_RE.search(ref) else None)
     if key and key == _name_key_words(answer):
         return Judgment(True, "equal:text")  # "World War 2" for World War II, "St. Petersburg" for Saint Petersburg
+    if len(ref) <= 80 and len(answer) <= 80 and not _case_carrying(ref) and "\\" not in ref \
+            and spelling_key(answer) == spelling_key(ref) and any(ch.isalpha() for ch in ref):
+        return Judgment(True, "equal:spelling")  # "leukaemia" for leukemia, "colour" for color (R6.4)
     if case_miss:
         return Judgment(False, "differ:case")
     named = _name_lists(answer, ref, cues)

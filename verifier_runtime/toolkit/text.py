@@ -240,6 +240,33 @@ def normalize_text(s: str) -> str:
     return _strip_ends(text).strip()
 
 
+# British spellings and their American forms, word by word (R6.4): "leukaemia", "oedema", "diarrhoea",
+# "colour", "organise", "analyse", "centre", "fibre", "sulphur", "programme", "catalogue", "defence"
+_SPELLING_RULES = tuple((re.compile(p), r) for p, r in (
+    (r"ae(?=[a-z])", "e"), (r"^oe", "e"), (r"oea", "ea"), (r"^foet", "fet"), (r"(?<=[a-z]{3})our(?=s?$)", "or"),
+    (r"(?<=[a-z]{2})([iy])s(?=e$|ed$|es$|ing$|ation$|ations$)", r"\1z"), (r"(?<=[a-z]{2})([tb])re(?=s?$)", r"\1er"),
+    (r"^sulph", "sulf"), (r"(?<=[a-z]{4})mme(?=s?$)", "m"), (r"(?<=[a-z]{3})ogue(?=s?$)", "og"),
+    (r"^(defen|licen|offen|preten)ce(?=s?$)", r"\1se"),
+))
+_SPELLING_GATE = ("ae", "oe", "our", "is", "ys", "re", "sulph", "mme", "ogue", "ence")
+
+
+def spelling_key(s: str) -> str:
+    """``normalize_text(s)`` with British spellings in their American form, word by word
+    (``"chronic lymphocytic leukemia"`` for "Chronic lymphocytic leukaemia"); a word keeps its
+    letters otherwise. Only rules whose two sides are one word's two spellings: never a letter
+    doubled or dropped that could make another word ("filled" and "filed" stay apart)."""
+    t = normalize_text(s)
+    if not any(g in t for g in _SPELLING_GATE):
+        return t
+    words = []
+    for w in t.split(" "):
+        for rx, rep in _SPELLING_RULES:
+            w = rx.sub(rep, w)
+        words.append(w)
+    return " ".join(words)
+
+
 def text_match(a: str, b: str) -> bool:
     """Normalised exact equality; two empty (or non-string) answers never match."""
     na, nb = normalize_text(a), normalize_text(b)
