@@ -1511,6 +1511,22 @@ def _assignment_asked(cands: list[str], cues: Cues | None) -> str | None:
     return cands[plain[0]] if len(plain) == 1 else None
 
 
+_QUESTION_TUPLE_RE = re.compile(r"\(\s*+([a-z])\s*+,\s*+([a-z])(?:\s*+,\s*+([a-z]))?+(?:\s*+,\s*+([a-z]))?+\s*+\)")
+
+
+def _in_question_order(cands: list[str], question: str) -> list[str]:
+    """R4.2: labelled values ("b = 5, a = 2") in the order of the tuple the question names ("the
+    ordered pair (a, b)"); as written where the question names none or other unknowns."""
+    labels = [strip_label(k)[0] for k in cands]
+    if "(" not in question or None in labels or len(set(labels)) != len(labels):
+        return cands
+    for m in _QUESTION_TUPLE_RE.finditer(question):
+        order = [g for g in m.groups() if g]
+        if sorted(order) == sorted(labels):  # type: ignore[type-var]
+            return [cands[labels.index(name)] for name in order]
+    return cands
+
+
 def _compare_lists(cands: list[str], x: Any, cues: Cues | None, *, ordered_answer: bool) -> Judgment:
     """Several answers where several are asked: as a set, or in order where order is asked."""
     if "=" in (x.ref or "") and _label_case_differs(cands, x.ref):
@@ -1520,6 +1536,8 @@ def _compare_lists(cands: list[str], x: Any, cues: Cues | None, *, ordered_answe
     if len(ref_vals) == 1 and pr is not None and pr.kind in ("set", "tuple"):
         items = pr.value.items
         ordered = pr.kind == "tuple" or (cues is not None and cues.ordered)
+        if ordered:
+            cands = _in_question_order(cands, x.question or "")  # "b = 5, a = 2" for "(a, b)"
         answer_items = [parse_answer(k) for k in cands]
         if any(a is None for a in answer_items):
             return Judgment(False, "differ:unparsed_element")
@@ -2120,6 +2138,10 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
         options = x.options
         if options:
             return _choice(answer, ref, options, cues)
+    if ref[:1].isdigit() and _FACTOR_SPLIT_RE.search(ref):
+        factors = _factor_judgment(answer, ref, x.question if x is not None else "", asked=False)
+        if factors is not None:
+            return factors  # "5 x 3" for 3 \times 5: the same factors, never the product 15x (R3.3)
     if has_plus_minus(answer) != has_plus_minus(ref):
         # "x = \pm 2" for "x = 2 or x = -2": the two values of the sign against the listed solutions
         va, vr = solution_values(answer), solution_values(ref)
