@@ -1002,6 +1002,11 @@ def _gaps(text: str, boxes: tuple[tuple[str, int, int], ...]) -> tuple[str, ...]
     return tuple(out)
 
 
+# a sub- or superscript alone in inline math, glued to the letters or digits before it ("H$_2$O",
+# "SO$_4^{2-}$", "10$^{-3}$")
+_GLUED_SCRIPT_RE = re.compile(r"(?<=[A-Za-z0-9)\]])\$((?:[_^](?:\{[^{}$\n]{1,8}\}|[0-9A-Za-z+\-]))++)\$")
+
+
 def extract_final_answer(response: str, question: str | None = None) -> Extracted:
     """The final answer of a model response.
 
@@ -1023,6 +1028,8 @@ def extract_final_answer(response: str, question: str | None = None) -> Extracte
         s = undouble_backslashes(s)
     if "~~" in s or "<s>" in s or "<del>" in s or "<strike>" in s:
         s = _STRUCK_RE.sub(" ", s)
+    if "$_" in s or "$^" in s:
+        s = _GLUED_SCRIPT_RE.sub(r"\1", s)  # "H$_2$O": a subscript in math inside a word, not a math span
     text, open_think = _strip_think(s)
     if open_think and not text:
         return Extracted(None, "none", truncated=True)
