@@ -620,7 +620,7 @@ def _value_like(part: str) -> bool:
 _MAX_ASKED = 8
 _ASKED_OR_RE = re.compile(r"^or\s+", re.IGNORECASE)
 # "it is not", "it isn't", "it does": a reply with a pronoun and a verb ("No, it is not."), no value of a list
-_PRONOUN_REPLY_RE = re.compile(r"^(?:it|he|she|we|i|you)[ \t]++(?:is|was|does|did|can|will|has|am|are|do)"
+_PRONOUN_CLAUSE_RE = re.compile(r"^(?:it|he|she|we|i|you)[ \t]++(?:is|was|does|did|can|will|has|am|are|do)"
                                r"(?:n't|n\u2019t|[ \t]++not)?[ \t]*+[.!]?$", re.IGNORECASE)
 _OR_EQUAL_RE = re.compile(r"\bthan[ \t]++or[ \t]++equal[ \t]++to\b")
 
@@ -774,7 +774,7 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
                 else:
                     out.append(q)
         out = [c for c in (clean_answer(o) for o in out) if c]
-        if len(out) > 1 and all(_value_like(o) for o in out) and not any(_PRONOUN_REPLY_RE.match(o) for o in out):
+        if len(out) > 1 and all(_value_like(o) for o in out) and not any(_PRONOUN_CLAUSE_RE.match(o) for o in out):
             parts, joiner = out, "and"
     if joiner == "single":
         m = _SLASH_HEDGE_RE.match(body) or (_SLASH_HEDGE_RE.match(clean_answer(led)) if "/" in led else None)
