@@ -2245,7 +2245,11 @@ def _typed(pa: Answer, pr: Answer, a_text: str, r_text: str, cues: Cues | None, 
     if "quantity" in (ka, kr):
         return _quantities(pa, pr, cues, x)
     if {ka, kr} <= {"number", "expression"}:
-        return _number_expression(pa, pr, cues)
+        j = _number_expression(pa, pr, cues)
+        if j is not None and j.reason == "differ:expression" and ka == kr == "expression" and x is not None \
+                and _symbol_of_its_own(pa.value, pr.value, x.question or ""):
+            return Judgment(False, "ambiguous:own_symbol")
+        return j
     if {ka, kr} == {"matrix", "tuple"}:
         vec = _vector_of(pa if ka == "matrix" else pr)
         if vec is not None:  # a column (or row) vector is the ordered tuple of its entries
@@ -2538,6 +2542,25 @@ def _identity_of_number(e: Any, n: Answer) -> bool:
 
     v = n.value.value
     return expressions_equal(e, _sympy().Rational(v.numerator, v.denominator)) is True
+
+
+def _symbol_of_its_own(ea: Any, er: Any, question: str) -> bool:
+    r"""R3.1: the answer is written through a symbol that neither the reference nor the question
+    has (``kq/r^2`` for ``q / (4\pi\epsilon_0 r^2)``: a constant the response named in its working).
+    Its value is then not comparable with the reference's, so no module decides it: graders read
+    the working (the criterion judges it incorrect, ``ambiguous:own_symbol``)."""
+    try:
+        if ea.is_Symbol or er.is_Symbol:
+            return False  # a letter for a letter ("M" for the choice B, "P" for K): another answer
+        ref_names = {s.name.casefold() for s in er.free_symbols}
+        own = {s.name for s in ea.free_symbols if s.name.casefold() not in ref_names}
+    except AttributeError:
+        return False
+    for name in own:  # (a symbol in the other case, X for x, is the reference's symbol miswritten: R6.1)
+        base = name.split("_", 1)[0]
+        if not re.search(r"(?<![A-Za-z])\\?" + re.escape(base) + r"(?![A-Za-z])", question, re.IGNORECASE):
+            return True
+    return False
 
 
 def _number_expression(pa: Answer, pr: Answer, cues: Cues | None) -> Judgment | None:

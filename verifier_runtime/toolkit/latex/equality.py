@@ -88,6 +88,8 @@ def _expressions_equal(a: Any, b: Any, rel_tol: float, abs_tol: float) -> bool |
         other = eb if ea.is_Rational else ea
         if _irrational(other):
             return False
+    if ea.free_symbols != eb.free_symbols:
+        ea, eb = _same_constants(ea, eb, sp)
     symbols = sorted(ea.free_symbols | eb.free_symbols, key=lambda s: s.name)
     points = _points(symbols) if symbols else [{}]
     if symbols:
@@ -114,6 +116,20 @@ def _expressions_equal(a: Any, b: Any, rel_tol: float, abs_tol: float) -> bool |
         if d == 0:
             return True
     return None
+
+
+def _same_constants(ea: Any, eb: Any, sp: Any) -> tuple[Any, Any]:
+    r"""Both sides with the reduced Planck constant written through Planck's, where one side
+    writes one and the other the other (``\hbar \omega`` and ``h \omega / 2\pi``): one physical
+    constant, two symbols. No other symbol is read as a constant (``k`` may be a spring's)."""
+    names_a = {s.name: s for s in ea.free_symbols}
+    names_b = {s.name: s for s in eb.free_symbols}
+    hbar = names_a.get("hbar") or names_b.get("hbar")
+    h = names_a.get("h") or names_b.get("h")
+    if hbar is None or h is None or ("hbar" in names_a and "hbar" in names_b):
+        return ea, eb
+    subs = {hbar: h / (2 * sp.pi)}
+    return ea.xreplace(subs), eb.xreplace(subs)
 
 
 #: how many of the fixed points are also tried with every coordinate negated

@@ -8,6 +8,10 @@ from verifier_runtime.limits import MAX_EXPONENT, MAX_EXPR_DEPTH, MAX_LITERAL_DI
 from verifier_runtime.toolkit.latex.guard import LimitRefused
 from verifier_runtime.toolkit.latex.tokens import _FUNCS, _GREEK, _INVERSE, _WRAP_CMDS, Node, ParseRefused
 
+# a Greek letter's variant glyph names the same letter (\varepsilon_0 is \epsilon_0, \varphi is \phi)
+_GREEK_VARIANTS = {"varepsilon": "epsilon", "varphi": "phi", "vartheta": "theta", "varrho": "rho",
+                   "varsigma": "sigma", "varkappa": "kappa"}
+
 _NOT_PRIMARY = {"cdot", "times", "div", "ast", "pm", "mp", "circ", "rfloor", "rceil", "rvert", "rVert", "vert"}
 
 
@@ -300,7 +304,9 @@ class _Parser:
             self.expect("op", ")")
             return ("fact", ("add", (arg, ("neg", ("num", Fraction(1))))))
         if name in _GREEK:
-            return self.symbol(name)
+            return self.symbol(_GREEK_VARIANTS.get(name, name))  # \varepsilon is \epsilon in another glyph
+        if name == "hbar":
+            return self.symbol("hbar")
         if name in _FUNCS or name in ("arcsin", "arccos", "arctan"):
             return self.function(_FUNCS.get(name, name))
         if name in ("operatorname",):

@@ -26,6 +26,7 @@ _GREEK = {
     "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "vartheta",
     "iota", "kappa", "lambda", "mu", "nu", "xi", "rho", "sigma", "tau", "upsilon", "phi", "varphi",
     "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Sigma", "Phi", "Psi", "Omega",
+    "varrho", "varsigma", "varkappa",
 }
 #: the Greek letters the tokenizer reads as symbols (for other readers of names: ``toolkit.criterion``)
 GREEK_NAMES = frozenset(_GREEK)
