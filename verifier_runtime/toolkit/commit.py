@@ -116,10 +116,17 @@ _ASKED_RE = re.compile(r"(?:is|are|was|were|does|do|did|can|could|will|would|sho
                        r"what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
 
 
+# "Is it 5?", "Is the answer 5?", "Could it be 5?": a question about a candidate value, which "No" turns down
+_CANDIDATE_ASKED_RE = re.compile(r"(?:is|could|might|would)\s+(?:it|this|that|the\s+(?:final\s+|correct\s+)?answer)"
+                                 r"\s+(?:be\s+)?(?:equal\s+to\s+)?[^\s?]", re.IGNORECASE)
+
+
 def _asked_before(text: str, end: int) -> bool:
-    """The sentence that ends at ``end`` (a question mark) is a question the text asks."""
+    """The sentence that ends at ``end`` (a question mark) is a question the text asks, not one about
+    a candidate value ("Is 91 prime? No." answers; "Is it 5? No." turns 5 down)."""
     start = max(text.rfind(c, 0, end) for c in ".!?\n:") + 1
-    return bool(_ASKED_RE.match(text[start:end].lstrip()))
+    asked = text[start:end].lstrip()
+    return bool(_ASKED_RE.match(asked)) and not _CANDIDATE_ASKED_RE.match(asked)
 # A soft marker ("actually", "wait") changes the answer only when a new one follows at once.
 _SOFT_RE = re.compile(r"\b(?:actually|wait|hmm+|instead|rather|hold\s+on|on\s+(?:further\s+)?reflection|"
                       r"thinking\s+(?:about\s+it\s+)?again|(?:on\s+)?second\s+thoughts?)\b", re.IGNORECASE)
@@ -342,12 +349,15 @@ def _asked_value(segment: str, value: str) -> bool:
 _NEGATED_RE = re.compile(
     r"^(?:(?:the\s+(?:final\s+|correct\s+)?answer|it|this|that)\s*)?(?:(?:is|'s|was)\s+(?:(?:certainly|definitely|surely|clearly)\s+)?not|"
     r"isn'?t|wasn'?t|is\s+never|not|never|certainly\s+not|definitely\s+not|neither|"
+    # "Anything but 5.", "anything other than 5": every value except the one named
+    r"(?:anything|everything|any\s+(?:value|number|answer))\s+(?:but|except|other\s+than)|"
     r"(?:can'?t|cannot|can\s+not|could\s*n'?t|could\s+not|must\s*n'?t|must\s+not)\s+be)\s+(?P<v>.+)$",
     re.IGNORECASE,
 )
 # "The precipitate is not NaCl": a short subject, then the negated value (short, one clause)
 _SUBJECT_NEGATED_RE = re.compile(
-    r"^(?:the\s+)?(?:[A-Za-z'\u2019-]+\s+){1,4}?(?:is\s+not|isn'?t|was\s+not|wasn'?t|are\s+not|aren'?t)\s+"
+    r"^(?:the\s+)?(?:[A-Za-z'\u2019-]+\s+){1,4}?(?:is\s+not|isn'?t|was\s+not|wasn'?t|are\s+not|aren'?t"
+    r"|(?:is|are|was)\s+(?:anything|everything)\s+(?:except|other\s+than))\s+"
     r"(?P<v>[^,;]+)$",
     re.IGNORECASE,
 )
@@ -385,6 +395,7 @@ _CLAUSE_SPLIT_RE = re.compile(r"(?<!\s)\s*+(?:;|\?\s++(?=(?-i:[A-Z]))|\.\s++(?!(
 _PAREN_NOT_RE = re.compile(r"(?<=[^\s(])\s*+\(\s*+((?:(?:definitely|certainly|surely)\s+)?not\s+"
                            r"(?!(?:(?:fully|entirely|completely|totally|quite|100%|very)\s+)?(?:sure|certain|confident)\b)"
                            r"[^();]{1,40}?)\s*+\)(?=\s*+[.!]?\s*+$)", re.IGNORECASE)
+_ANYTHING_BUT_RE = re.compile(r"\b(anything|everything|any\s+(?:value|number|answer))\s+but\b", re.IGNORECASE)
 _NOR_RE = re.compile(r"(?<!\s)\s++nor\s+", re.IGNORECASE)
 _MAX_NEGATION_WORDS = 40
 
@@ -398,7 +409,7 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
             return None, [clean_answer(m.group("v"))], "negation:only_negated"
     if ("not" not in low and "n't" not in low and "never" not in low and "neither" not in low and "wrong" not in low
             and "incorrect" not in low and "doubt" not in low and "n\u2019t" not in low and "unlikely" not in low
-            and "improbable" not in low):
+            and "improbable" not in low and "thing" not in low and "any " not in low):
         return answer, [], ""
     if len(answer.split()) > _MAX_NEGATION_WORDS:
         return answer, [], ""
@@ -406,6 +417,8 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
     text = answer.replace("\\;", "\\ ") if "\\;" in answer else answer
     if "(" in text:
         text = _PAREN_NOT_RE.sub(r"; \1", text)  # "C (not D)": D negated in a clause of its own
+    if "but" in low:
+        text = _ANYTHING_BUT_RE.sub(r"\1 except", text)  # "anything but 5": no clause break at its "but"
     clauses = [c for c in _CLAUSE_SPLIT_RE.split(text.strip().rstrip(".")) if c and c.strip()]
     affirmed: list[str] = []
     negated: list[str] = []
