@@ -177,6 +177,8 @@ def _merged_sets(t: str) -> str:
 
 def _strip(s: str) -> str:
     t = strip_math_delimiters(s.strip())
+    if t[:1] == "{" and t[-1:] == "}" and _one_group(t):
+        t = t[1:-1].strip()  # "{5, 6}": a LaTeX group around the whole answer groups nothing
     if "\\cup" in t:
         t = _merged_sets(t)
     if "unit" in t or "Unit" in t:
@@ -186,6 +188,19 @@ def _strip(s: str) -> str:
         if m and _INEQ.search(m.group("cond")):
             t = m.group("cond").strip()  # {x | x > 0}: the condition is the set (an interval)
     return t
+
+
+def _one_group(t: str) -> bool:
+    """``t`` is one brace group from its first character to its last (``{a}{b}`` is two)."""
+    depth = 0
+    for k, ch in enumerate(t):
+        if ch == "{" and (k == 0 or t[k - 1] != "\\"):
+            depth += 1
+        elif ch == "}" and (k == 0 or t[k - 1] != "\\"):
+            depth -= 1
+            if depth == 0 and k != len(t) - 1:
+                return False
+    return depth == 0
 
 
 def _top_level_comma(t: str) -> bool:

@@ -470,6 +470,10 @@ def _num_key(t: str) -> str:
 
 
 _LABELLED_CANDIDATE_RE = re.compile(r"(?:(?<=[\s:;,])|^)\(?([A-J])\)[ \t]++(?=\S)")
+_NUMBERED_CANDIDATE_RE = re.compile(
+    r"\b(?:option|candidate|possibility|answer|guess)[ \t]*+#?[ \t]*+(\d)[ \t]*+[:.)\u2014-]"
+    r"|\b(first|second|third|other)[ \t]++(?:answer|option|candidate|guess|possibility)[ \t]*+[:\u2014-]", re.IGNORECASE)
+_WEIGHTED_RE = re.compile(r"\(\s*+~?\d{1,3}(?:\.\d++)?+\s*+%[^()\n]{0,30}\)")
 
 
 def _listed_with_others(x: Any, answer: str) -> bool:
@@ -3223,6 +3227,10 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 return Judgment(False, "hedge:list_for_single_answer")
             if len({m.group(1) for m in _LABELLED_CANDIDATE_RE.finditer(answer)}) > 1 and not (x is not None and x.options):
                 return Judgment(False, "hedge:alternatives")  # "A) 42 B) 43": candidates labelled like options
+            if len({(m.group(1) or m.group(2)).lower() for m in _NUMBERED_CANDIDATE_RE.finditer(answer)}) > 1 \
+                    or len(_WEIGHTED_RE.findall(answer)) > 1:
+                # "Option 1: 42. Option 2: 43.", "42 (60% confident), 43 (40%)": candidates numbered or weighed
+                return Judgment(False, "hedge:alternatives")
             if _range_around(answer, alias):
                 return Judgment(False, "hedge:range")  # "It is 42 to 43 m long." for 42
             if has_plus_minus(answer) and not has_plus_minus(ref):
