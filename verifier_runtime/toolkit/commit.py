@@ -413,6 +413,8 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
         return answer, [], ""
     if len(answer.split()) > _MAX_NEGATION_WORDS:
         return answer, [], ""
+    if len(answer) <= 24 and parse_bool(answer) is False:
+        return answer, [], ""  # "Not really.", "Definitely not.": a no in other words, no value negated
     # LaTeX values are negated as well ("not $\frac{1}{2}$"); a thin space "\;" is a space, not a clause end
     text = answer.replace("\\;", "\\ ") if "\\;" in answer else answer
     if "(" in text:

@@ -3225,6 +3225,8 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 return Judgment(False, "differ:case")
             if _has_peer(answer, alias, x.question if x is not None else ""):
                 return Judgment(False, "hedge:list_for_single_answer")
+            if _TORN_BETWEEN_RE.search(answer):
+                return Judgment(False, "hedge:alternatives")  # "I am torn between 5 and 6."
             if len({m.group(1) for m in _LABELLED_CANDIDATE_RE.finditer(answer)}) > 1 and not (x is not None and x.options):
                 return Judgment(False, "hedge:alternatives")  # "A) 42 B) 43": candidates labelled like options
             if len({(m.group(1) or m.group(2)).lower() for m in _NUMBERED_CANDIDATE_RE.finditer(answer)}) > 1 \
@@ -3243,6 +3245,9 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
             if stated is not None:
                 return Judgment(stated, "equal:reference_in_answer" if stated else "differ:reference_not_committed")
     if x is not None and x.question and _surname_answer(answer, ref, x.question):
+        if _has_peer(answer, ref.split()[-1], x.question) or _BETWEEN_NAMES_RE.search(answer) \
+                or _TORN_BETWEEN_RE.search(answer):
+            return Judgment(False, "hedge:list_for_single_answer")  # "Shakespeare and Marlowe co-wrote it."
         return Judgment(True, "equal:surname")
     if _REFUSAL_RE.match(answer.strip()):
         return Judgment(False, "invalid:refusal")
@@ -3268,6 +3273,12 @@ def _person_word(t: str) -> bool:
 _NAME_PARTICLES = frozenset({"da", "de", "di", "del", "della", "van", "von", "der", "den", "du", "la", "le", "bin", "ibn"})
 _NAME_SUFFIXES = frozenset({"Jr.", "Sr.", "II", "III", "IV"})
 _MAX_SURNAME_ANSWER_WORDS = 12
+
+
+# "a mix of Shakespeare and Fletcher", "both Shakespeare and Marlowe": two people named together
+_BETWEEN_NAMES_RE = re.compile(r"\b(?:mix\s+of|both)\s+[A-Z][\w'-]*+(?:\s+[A-Z][\w'-]*+)?\s+and\s+[A-Z]")
+# "I am torn between 5 and 6", "undecided between Paris and Lyon": candidates the response cannot choose from
+_TORN_BETWEEN_RE = re.compile(r"\b(?:torn|undecided|hesitating|wavering|choosing|deciding|split)\s+between\b", re.IGNORECASE)
 
 
 def _surname_answer(answer: str, ref: str, question: str) -> bool:

@@ -313,6 +313,11 @@ _TRUE_WORDS = frozenset({"yes", "true", "correct", "right", "y", "yep", "yup", "
 _FALSE_WORDS = frozenset({"no", "false", "incorrect", "wrong", "n", "nope", "nah"})
 _SINGLE_LETTER_BOOL = {"t": True, "f": False}
 _TOKEN_RE = re.compile(r"[^\W_]+")
+# a whole answer that is a yes or a no in other words
+_BOOL_PHRASES = {**dict.fromkeys(("definitely not", "certainly not", "absolutely not", "of course not", "not really",
+                                  "not at all", "no way", "surely not"), False),
+                 **dict.fromkeys(("definitely", "certainly", "absolutely", "of course", "indeed", "surely"), True)}
+_BOOL_PHRASE_FIRST = frozenset(p.split()[0] for p in _BOOL_PHRASES)
 _BOOL_HEAD_RE = re.compile(r"[^\W\d_]+")  # the first word, past any markup ("**Yes.**", "\\text{No}")
 _BOOL_FIRST = frozenset({"yes", "true", "correct", "right", "y", "no", "false", "incorrect", "wrong", "n", "t", "f",
                          "yep", "yup", "yeah", "nope", "nah", "text", "textbf", "mathrm", "boxed", "the", "a", "an"})
@@ -331,6 +336,8 @@ def parse_bool(s: str) -> bool | None:
         return None
     head = _BOOL_HEAD_RE.search(text[:64])
     if head is None or head.group(0).lower() not in _BOOL_FIRST:
+        if head is not None and len(text) <= 24 and head.group(0).lower() in _BOOL_PHRASE_FIRST:
+            return _BOOL_PHRASES.get(normalize_text(text))  # "Definitely not.", "Not really.", "Of course."
         return None  # the first word decides: most answers are read no further
     norm = normalize_text(text)
     if not norm:
