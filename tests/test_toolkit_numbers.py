@@ -162,13 +162,14 @@ def test_fast_paths_agree_with_full_parser(text: str) -> None:
 
 def test_digitless_text_is_never_a_number() -> None:
     """``parse_number`` reads text without a digit only as number words; the digit parser agrees
-    that such text holds no digit-written number."""
+    that such text holds no digit-written number. (A vulgar fraction counts as a digit: see
+    ``test_vulgar_fractions``.)"""
     import random
 
     from verifier_runtime.toolkit import numbers
 
     pieces = ["\\frac{", "}{", "}", "\\dfrac", "%", "\\%", "e", "E", "x = ", "\\times 10^{", "-", "+", ".", ",", " ",
-              "\\pi", "\u00bd", "\u00b2", "\u2153", "\u2212", "$", "\\left(", "\\right)", "{,}", "one", "half", "\\cdot",
+              "\\pi", "\u00b2", "\u2212", "$", "\\left(", "\\right)", "{,}", "one", "half", "\\cdot",
               "^", "/", "(", ")", "\\sqrt", "\u2460", "\u216b", "\\infty", "\u2044"]
     rng = random.Random(11)
     for _ in range(5000):
@@ -200,3 +201,11 @@ def test_repeating_decimals_are_exact(text: str, value: Fraction) -> None:
 def test_dots_without_a_repeated_block_are_no_repeating_decimal(text: str) -> None:
     n = parse_number(text)
     assert n is None or n.kind != "repeating"
+
+
+@pytest.mark.parametrize("text, value", [("\u00bd", Fraction(1, 2)), ("2\u00bd", Fraction(5, 2)), ("\u00be", Fraction(3, 4)),
+                                         ("-\u2153", Fraction(-1, 3)), ("3\u20444", Fraction(3, 4)), ("2 \u00bc", Fraction(9, 4))])
+def test_vulgar_fractions(text: str, value: Fraction) -> None:
+    """A Unicode vulgar fraction is its fraction, after a whole number a mixed number (R4.1)."""
+    n = parse_number(text)
+    assert n is not None and n.value == value, text

@@ -159,8 +159,9 @@ def _precision(num: str) -> tuple[int, int]:
     return decimals, len(digits)
 
 
-# Every number form is written with digits (``\d``: what the number patterns read as digits).
-ANY_DIGIT_RE = re.compile(r"\d")
+# Every number form is written with digits (``\d``: what the number patterns read as digits, and the
+# vulgar fractions, which the normalisation writes with digits).
+ANY_DIGIT_RE = re.compile(r"[\d" + "".join(VULGAR_FRACTIONS) + "]")  # a vulgar fraction ("\u00bd") is a digit too
 
 
 # LaTeX thousands separators written after a comma (``12,\\!345``, ``12{,}345``) join the groups.

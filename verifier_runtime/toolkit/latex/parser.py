@@ -8,6 +8,18 @@ from verifier_runtime.limits import MAX_EXPONENT, MAX_EXPR_DEPTH, MAX_LITERAL_DI
 from verifier_runtime.toolkit.latex.guard import LimitRefused
 from verifier_runtime.toolkit.latex.tokens import _FUNCS, _GREEK, _INVERSE, _WRAP_CMDS, Node, ParseRefused
 
+_D: Node = ("sym", "d")
+
+
+def _starts_with_d(node: Node) -> bool:
+    """``d`` or a product that starts with it (``dy``, ``dx``, ``d^2 y``): a differential."""
+    if node == _D:
+        return True
+    if node[0] == "pow":
+        return node[1] == _D
+    return node[0] == "mul" and bool(node[1]) and _starts_with_d(node[1][0])
+
+
 # a Greek letter's variant glyph names the same letter (\varepsilon_0 is \epsilon_0, \varphi is \phi)
 _GREEK_VARIANTS = {"varepsilon": "epsilon", "varphi": "phi", "vartheta": "theta", "varrho": "rho",
                    "varsigma": "sigma", "varkappa": "kappa"}
@@ -97,6 +109,8 @@ class _Parser:
                 factors.append(factor)
             else:
                 break
+        if len(factors) > 2 and factors[0] == _D and ("inv", _D) in factors:
+            raise ParseRefused("a derivative (dy/dx), not a quotient of products")
         return factors[0] if len(factors) == 1 else ("mul", tuple(factors))
 
     def starts_primary(self, p: tuple[str, str]) -> bool:
@@ -277,6 +291,8 @@ class _Parser:
         if name in ("frac", "dfrac", "tfrac", "cfrac"):
             num = self.braced_or_single()
             den = self.braced_or_single()
+            if _starts_with_d(num) and _starts_with_d(den):
+                raise ParseRefused("a derivative (\\frac{d}{dx}), not a quotient of products")
             return ("mul", (num, ("inv", den)))
         if name in ("binom", "dbinom", "tbinom"):
             return ("binom", self.braced_or_single(), self.braced_or_single())
