@@ -293,10 +293,12 @@ def _self_answered(text: str) -> str | None:
     return w if w and _key(w) == _key(v) else None
 
 
-# "42, I'm fairly sure", "Paris, I believe", "12, if I'm not mistaken": the answer's confidence, after a comma
+# "42, I'm fairly sure", "Paris, I believe", "12, if I'm not mistaken", "42, I'm not sure": the answer's
+# confidence, after a comma (a doubt about the one value offers no second one)
 _CONFIDENCE_TAIL_RE = re.compile(
-    r"(?<=\S),[ \t]*+(?:(?:i'?m|i[ \t]++am|we'?re)[ \t]++(?:(?:fairly|quite|pretty|very|reasonably|almost|totally|"
-    r"absolutely|completely)[ \t]++)?(?:sure|certain|confident|positive)|i[ \t]++(?:think|believe|reckon|guess)|"
+    r"(?<=\S),[ \t]*+(?:(?:(?:i'?m|i\u2019m|i[ \t]++am|we'?re)[ \t]++)?(?:not[ \t]++)?(?:(?:fairly|quite|pretty|very|"
+    r"reasonably|almost|totally|absolutely|completely|entirely|100%)[ \t]++)?(?:sure|certain|confident|positive)"
+    r"|(?:i'?m|i\u2019m|i[ \t]++am)[ \t]++(?:unsure|uncertain|guessing)|i[ \t]++(?:think|believe|reckon|guess|suppose)|"
     r"if[ \t]++i'?m[ \t]++not[ \t]++mistaken|if[ \t]++i[ \t]++recall[ \t]++correctly|for[ \t]++sure)[ \t]*+[.!]?[ \t]*+$",
     re.IGNORECASE)
 
@@ -511,6 +513,10 @@ _PAREN_ALT_RE = re.compile(r"^(?P<a>.+?)(?<!\s)\s*+\(\s*(?:(?:or(?![\s,]*+(?:equ
                            r"|maybe|possibly|perhaps|alternatively)\b[\s,]*(?P<b>[^()]+)"
                            r"|(?P<c>[-+\u2212$]?\d[^()]{0,40}?)\s+(?:if|when|unless|assuming)\b[^()]*)\)\s*$",
                            re.IGNORECASE)  # "12 (or 13)", "12 apples (13 if you count the rotten one)"
+# "42 (2, 3)", "42 cm (43)": a number (and its unit), then only other numbers in parentheses (no working, no unit, no
+# word): values offered beside it (R2.1); the same value again ("42 (42.0)") is one candidate
+_PAREN_NUMBERS_RE = re.compile(r"^(?P<a>[-+\u2212]?\d[\d.,]*+(?:[ \t]*+(?:[A-Za-z]{1,6}|%|\u00b0))?)[ \t]*+\([ \t]*+(?P<b>[-+\u2212]?\d[\d.]*+"
+                               r"(?:[ \t]*+[,;][ \t]*+[-+\u2212]?\d[\d.]*+){0,8})[ \t]*+\)[ \t]*+\.?[ \t]*+$")
 _SLASH_HEDGE_RE = re.compile(r"^\s*(?P<a>[A-Za-z][A-Za-z]{0,14})\s*/\s*(?P<b>[A-Za-z][A-Za-z]{0,14})\s*$")
 
 
@@ -742,6 +748,10 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
     if paren:
         body = f"{paren.group('a')} or {paren.group('b') or paren.group('c')}"
         hedged = True
+    elif "(" in body and body[:1] in "-+\u22120123456789":
+        numbers = _PAREN_NUMBERS_RE.match(body)
+        if numbers:
+            body = f"{numbers.group('a')} or {numbers.group('b')}"
     if "\\" in body:
         body = _LATEX_SPACE_RE.sub(" ", _protect_groups(body)).replace("\\langle", "\u27e8").replace("\\rangle", "\u27e9")
     low = body.lower()

@@ -76,6 +76,7 @@ from verifier_runtime.toolkit.units import (
     convert_to_base,
     glued_exponents,
     in_unit,
+    metre_second_reading,
     parse_quantity,
     requested_unit_string,
 )
@@ -167,8 +168,8 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
             return "differ:choice_letter_text_disagree"  # a module read the letter alone
         if _rejects_option(a, x) or _rejected(x.answer or a, x) is not None:
             return "negation:only_negated"  # (the whole answer: a module may pass the matched part alone)
-        if _second_of_two_names(x.answer or a, ref):
-            return "ambiguous:two_names"  # "Saturn, Jupiter" for Jupiter: two peers, or a place and its region
+        if _second_of_two_names(x.answer or a, ref, x.question or ""):
+            return "ambiguous:two_names"  # "Norfolk, Virginia" for Virginia: two peers, or a place and its region
         bare = _TAG_RE.sub(" ", a) if "<" in a else a  # "<answer>42</answer>": tags, no relation
         if _quantity_conflicts(a, x.cues):
             return "differ:label"  # "pH = 3" where the pOH is asked (R4.2)
@@ -482,12 +483,13 @@ _TWO_NAMES_RE = re.compile(r"^(?P<a>(?-i:[A-Z])[^\s,;]*+(?:[ \t]++(?-i:[A-Z])[^\
                            r"(?P<b>(?-i:[A-Z])[^\s,;]*+(?:[ \t]++(?-i:[A-Z])[^\s,;]*+){0,3})[ \t]*+[.!]?$")
 
 
-def _second_of_two_names(answer: str, ref: str) -> bool:
-    """R2.3: the answer is two capitalised names joined by a comma, and the reference is the second
-    alone: "Saturn, Jupiter" for Jupiter lists two peers, "Norfolk, Virginia" for Virginia names a
-    place and its region; only a judge can tell them apart, so no module passes it (a reference
-    that is the first name, "Paris, France" for Paris, is the usual apposition and stays)."""
-    if "," not in answer or len(answer) > 80:
+def _second_of_two_names(answer: str, ref: str, question: str) -> bool:
+    """R2.3: the answer is two capitalised names joined by a comma, the question asks for a place,
+    and the reference is the second name alone: "Norfolk, Virginia" for Virginia names a place and
+    its region, or two peers; only a judge can tell them apart, so no module passes it (a reference
+    that is the first name, "Paris, France" for Paris, is the usual apposition and stays; where no
+    place is asked, two names are a list: ``_two_peer_names``)."""
+    if "," not in answer or len(answer) > 80 or not _PLACE_ASKED_RE.search(question):
         return False
     m = _TWO_NAMES_RE.match(answer.strip())
     if m is None:
@@ -1313,9 +1315,11 @@ def _dangling(text: str, ref: str = "") -> bool:
     if t[-1].isalpha() and _DANGLING_PHRASE_RE.search(t[-20:]):
         return True  # "The answer is 12, which is": the answer's own sentence cut off
     if t[-1] in "+-":
-        ion = parse_identifier(t.split()[-1])
-        if ion is not None and ion.kind == "chemical_formula" and "^" in ion.text:
-            return False  # "Fe3+", "SO4^2-", "Cl-": an ion's charge, not an operator
+        words = t.split()
+        for k in (1, 2)[: len(words)]:  # "SO4 2-": the charge may stand apart from its formula
+            ion = parse_identifier(" ".join(words[-k:]))
+            if ion is not None and ion.kind == "chemical_formula" and "^" in ion.text:
+                return False  # "Fe3+", "SO4^2-", "Cl-": an ion's charge, not an operator
     return t[-1] in _DANGLING_END or bool(_DANGLING_RE.search(t[-12:]))
 
 
@@ -2042,6 +2046,11 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
     if mod and "mod" not in r_text:
         a_text = mod.group("e")  # "4 \\pmod 7" for the remainder 4: the residue, its modulus named (R4.1)
     pr = parse_answer(r_text)
+    if pr is not None and pr.kind in ("text", "expression") and ("2" in r_text or "3" in r_text):
+        glued = glued_exponents(r_text)  # a reference "5 cm3" is 5 cm^3 (R4.5), not the product 5*c*m*3
+        pg = parse_answer(glued) if glued != r_text else None
+        if pg is not None and pg.kind == "quantity":
+            pr, r_text = pg, glued
     if pr is None or pr.kind == "text":
         return None  # a text reference: the text rules decide (no answer parse needed)
     if pr.kind == "quantity" and ("2" in a_text or "3" in a_text):
@@ -2433,7 +2442,12 @@ def _quantities(pa: Answer, pr: Answer, cues: Cues | None, x: Any) -> Judgment |
     qr = pr.value if pr.kind == "quantity" else None
     if qa is not None and qr is not None:
         if qa.dimensionality != qr.dimensionality:
-            return Judgment(False, "differ:dimension")
+            # "5 ms^-1" for 5 m/s: metres per second, unless the millisecond reading matches
+            qa = (metre_second_reading(qa) if qr.dimensionality == "[length] / [time]" or "[time] ** 2" in qr.dimensionality
+                  else None) or qa
+            qr = (metre_second_reading(qr) if "[length]" in qa.dimensionality else None) or qr
+            if qa.dimensionality != qr.dimensionality:
+                return Judgment(False, "differ:dimension")
         return _quantity_match(qa, qr, _magnitude_number(qr), cues)
     if qr is not None and pa.kind == "number":
         # R5.2: a bare number is read in the requested unit, else in the reference's unit
@@ -3223,6 +3237,25 @@ _REF_TOKEN = "\u2063REF\u2063"  # stands for the reference inside an answer spli
 _NUMERIC_START_RE = re.compile(r"[-+\u2212]?\$?\d")
 
 
+# a sentence's predicate after a comma clause: "Jupiter, the fifth planet, is the largest"
+_PREDICATE_RE = re.compile(r"^(?:is|are|was|were|has|have|had|remains|became|becomes)\b")
+# R2.3: the question asks for a place, so a second name after a comma may be its region ("Paris, France")
+_PLACE_ASKED_RE = re.compile(r"\bwhere\b|\b(?:city|cities|towns?|villages?|capital|country|countries|states?|provinces?"
+                             r"|county|counties|regions?|locat(?:ed|ion)|birthplace|hometown|born|headquarter(?:ed|s)?"
+                             r"|venue|island|continent|nation|territory|district|municipality|suburb|neighbou?rhood"
+                             r"|address)\b", re.IGNORECASE)
+
+
+def _two_peer_names(text: str, question: str) -> bool:
+    """R2.3: two capitalised names joined by one comma ("Jupiter, Saturn") where the question asks
+    for no place: two peers, not a place and its region ("Paris, France" answers "What is the
+    capital of France?"). A symbol or an abbreviation beside a name ("Iron, Fe") names it again."""
+    m = _TWO_NAMES_RE.match(text.strip())
+    if m is None or _PLACE_ASKED_RE.search(question):
+        return False
+    return all(len(g.strip().rstrip(".!")) > 3 for g in (m.group("a"), m.group("b")))
+
+
 def _has_peer(answer: str, alias: str, question: str) -> bool:
     """R2.3 for prose: "Paris and Lyon" offers a second answer beside the reference."""
     text = answer.strip().rstrip(".")
@@ -3239,11 +3272,15 @@ def _has_peer(answer: str, alias: str, question: str) -> bool:
         text = text[label.end():]
     joined = [p for p in _PEER_SPLIT_RE.split(text) if p and p.strip()]
     parts = [q for p in joined for q in _LIST_COMMA_SPLIT_RE.split(p) if q and q.strip()]
+    if len(parts) > 2 and _PREDICATE_RE.match(parts[-1]):
+        parts = parts[:-1]  # "Jupiter, the fifth planet, is the largest": a sentence, its predicate no item
     # one comma is an apposition ("Paris, France"); "and"/"or", or three items in a row, make a
-    # list, and so do two quantities ("42 apples, 43 pears" for the number 42)
-    if len(joined) < 2 and len(parts) < 3 and not (
-            len(parts) == 2 and "(" not in text and _NUMERIC_START_RE.match(alias)
-            and all(_NUMERIC_START_RE.match(p.strip().replace(_REF_TOKEN, alias)) for p in parts)):
+    # list, and so do two quantities ("42 apples, 43 pears" for the number 42) and two names where
+    # no place is asked ("Jupiter, Saturn" for "Which planet is largest?", R2.3)
+    if len(joined) < 2 and len(parts) < 3 and not (len(parts) == 2 and "(" not in text and (
+            _NUMERIC_START_RE.match(alias)
+            and all(_NUMERIC_START_RE.match(p.strip().replace(_REF_TOKEN, alias)) for p in parts)
+            or _two_peer_names(text.replace(_REF_TOKEN, alias), question))):
         return False
     na = normalize_text(alias)
     # the reference is one item ("Smell" in "ISO 3166-1, Smell (disambiguation), Bill Haley")

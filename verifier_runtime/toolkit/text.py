@@ -542,6 +542,9 @@ def _looks_like_capitalised_word(body: str) -> bool:
     return len(body) >= 3 and body[0].isupper() and body[1:].isalpha() and body[1:].islower()
 
 
+_SPACED_CHARGE_RE = re.compile(r"^(?P<body>[A-Z][A-Za-z0-9_{}()\[\]]{0,30}+)[ \t]++(?P<charge>\d{0,2}[+\-\u2212])$")
+
+
 def _two_words(text: str) -> bool:
     """Two whitespace-separated pieces with letters or digits, and nothing that could remove
     the space between them (a LaTeX space or wrapper, a hydrate dot, a braced subscript):
@@ -590,7 +593,12 @@ def parse_identifier(s: str) -> Identifier | None:
     if text is None or len(text) > 4 * _MAX_IDENTIFIER_CHARS:
         return None
     if _two_words(text):
-        return None
+        spaced = _SPACED_CHARGE_RE.match(text.strip())
+        if spaced is None:
+            return None
+        # "SO4 2-": a formula and its charge, a space between (as SO_4^{2-})
+        ion = parse_identifier(f"{spaced.group('body')}^{{{spaced.group('charge')}}}")
+        return ion if ion is not None and ion.kind == "chemical_formula" else None
     t = _prepare_token(text)
     if not t or len(t) > _MAX_IDENTIFIER_CHARS:
         return None
