@@ -293,14 +293,17 @@ def _self_answered(text: str) -> str | None:
     return w if w and _key(w) == _key(v) else None
 
 
-# "42, I'm fairly sure", "Paris, I believe", "12, if I'm not mistaken", "42, I'm not sure": the answer's
-# confidence, after a comma (a doubt about the one value offers no second one)
+# "42, I'm fairly sure", "Paris, I believe", "12, if I'm not mistaken", "42, I'm not sure", "42, maybe":
+# the answer's confidence, after a comma (a doubt about the one value offers no second one)
 _CONFIDENCE_TAIL_RE = re.compile(
     r"(?<=\S),[ \t]*+(?:(?:(?:i'?m|i\u2019m|i[ \t]++am|we'?re)[ \t]++)?(?:not[ \t]++)?(?:(?:fairly|quite|pretty|very|"
     r"reasonably|almost|totally|absolutely|completely|entirely|100%)[ \t]++)?(?:sure|certain|confident|positive)"
     r"|(?:i'?m|i\u2019m|i[ \t]++am)[ \t]++(?:unsure|uncertain|guessing)|i[ \t]++(?:think|believe|reckon|guess|suppose)|"
-    r"if[ \t]++i'?m[ \t]++not[ \t]++mistaken|if[ \t]++i[ \t]++recall[ \t]++correctly|for[ \t]++sure)[ \t]*+[.!]?[ \t]*+$",
+    r"if[ \t]++i'?m[ \t]++not[ \t]++mistaken|if[ \t]++i[ \t]++recall[ \t]++correctly|for[ \t]++sure"
+    r"|(?:most[ \t]++)?likely|maybe|perhaps|probably|possibly|hopefully|i[ \t]++hope)[ \t]*+[.!]?[ \t]*+$",
     re.IGNORECASE)
+# "42ish", "42-ish": the value, approximately (as "42 or so")
+_ISH_RE = re.compile(r"(?<=\d)-?ish\b", re.IGNORECASE)
 
 
 # "6 * 7 -> 42", "6*7 => 42", "12 + 30 \u2192 42": a computation, an arrow, and what it gives
@@ -1031,6 +1034,8 @@ def _commitment(ex: Extracted) -> Commitment:
     if not candidates and ex.method != "boxed" and "," in answer:
         # "It's 42, I'm fairly sure.": a remark on the confidence, no second item (R1.1)
         answer = _CONFIDENCE_TAIL_RE.sub("", answer) or answer
+    if not candidates and ex.method != "boxed" and "ish" in answer:
+        answer = _ISH_RE.sub("", answer)
     if not candidates and ex.method != "boxed" and ("->" in answer or "=>" in answer or "\u2192" in answer
                                                    or "\u21d2" in answer or "\\Rightarrow" in answer):
         arrow = _ARROW_RESULT_RE.match(answer.strip())

@@ -3004,6 +3004,8 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
         for alias in aliases:
             if loose and abs(len(alias) - len(answer)) <= 8 and loose == _loose(alias):
                 return Judgment(True, "equal:text")  # "Washington DC" for "Washington, D.C."
+        if x is not None and x.question and _without_asked_class(answer, ref, x.question):
+            return Judgment(True, "equal:text")  # "the Pacific" for Pacific Ocean, the question asking which ocean
     words = len(answer.split())
     question = x.question if x is not None else ""
     if words <= _MAX_SHORT_ANSWER_WORDS:
@@ -3254,6 +3256,22 @@ def _two_peer_names(text: str, question: str) -> bool:
     if m is None or _PLACE_ASKED_RE.search(question):
         return False
     return all(len(g.strip().rstrip(".!")) > 3 for g in (m.group("a"), m.group("b")))
+
+
+def _without_asked_class(answer: str, ref: str, question: str) -> bool:
+    """R6.4: the answer is the reference's name without its class word, where the question names the
+    class: "the Pacific" for Pacific Ocean to "Which ocean is largest?", "Superior" for Lake Superior
+    to "Which lake ...". The name left must be a capitalised word of four letters or more."""
+    words = ref.split()
+    if not 2 <= len(words) <= 4 or len(answer) > 60 or len(ref) > 60:
+        return False
+    q = normalize_text(question).split()
+    for kept, dropped in ((words[:-1], words[-1]), (words[1:], words[0])):
+        name = " ".join(kept)
+        if (dropped.lower() in q and dropped[:1].isupper() and name[:1].isupper() and len(name) >= 4
+                and text_match(answer, name)):
+            return True
+    return False
 
 
 def _has_peer(answer: str, alias: str, question: str) -> bool:

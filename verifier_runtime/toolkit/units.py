@@ -397,7 +397,7 @@ def quantity_in_sentence(text: object) -> Quantity | None:
 # units of one dimension, each smaller than the one before
 _COMPOUND_PART = r"\d+(?:\.\d+)?\s*+[A-Za-z]{1,12}\.?"
 _COMPOUND_RE = re.compile(r"^" + _COMPOUND_PART + r"(?:,?\s++(?:and\s+)?" + _COMPOUND_PART + r"){1,2}$")
-_COMPOUND_SPLIT_RE = re.compile(r"(\d+(?:\.\d+)?)\s*+([A-Za-z]{1,12})\.?")
+_COMPOUND_SPLIT_RE = re.compile(r"(?<!\d)(\d++(?:\.\d++)?)\s*+([A-Za-z]{1,12})\.?")  # (from a run's first digit: linear)
 
 
 def _compound(s: str) -> Quantity | None:
