@@ -38,6 +38,7 @@ from verifier_runtime.toolkit.extract import (
     find_boxed,
 )
 from verifier_runtime.toolkit.text import (
+    NAME_PATTERN,
     NEGATED_BELIEF,
     NOT_EQUAL_RE,
     CaseFolded,
@@ -1079,8 +1080,12 @@ def _commitment(ex: Extracted) -> Commitment:
             alt = (alternative_offered(first, own) or alternative_offered(first, first)
                    or (alternative_offered(first, ex.tail) if ex.tail else None)
                    or (_marked_after_box(first, ex.tail) if ex.method in _MARKED_METHODS and ex.tail else None))
+            listed = _listed_after_mark(first, ex.tail) if alt is None and ex.tail and ex.method in ("boxed", "bold") else ()
             if alt is not None:
                 items, candidates, joiner, hedged = (first, alt), (first, alt), "or", True
+            elif listed:
+                items = candidates = (first, *listed)
+                joiner = "and"
             else:
                 other = restated_other_value(first)
                 if other is not None:  # "42 (about 43)": the restatement gives another value
@@ -1124,6 +1129,29 @@ _LANDED = frozenset({"retraction:last_answer", "negation:affirmed_after"})
 # the answers marked as final: a later mark with another value makes two final answers
 _MARKED_METHODS = frozenset({"boxed", "final_answer", "answer_is", "answer_colon", "bold", "tag"})
 _PICKS = ("answer", "go with", "going with", "stick with", "settle on")
+
+
+# R2.3: "\boxed{72}, 74", "**Jupiter**, Saturn": the list goes on after the box or the bold span closes
+_AFTER_MARK_ITEMS_RE = re.compile(r"^[ \t$*_)\]}]*+[,;][ \t]*+(?P<rest>[^\n]{1,120}?)[ \t]*+[.!]?[ \t]*+(?:\n|$)")
+_AFTER_MARK_SPLIT_RE = re.compile(r"(?:[ \t]*+[,;]|[ \t]++(?:and|or)(?=[ \t]))[ \t]*+")
+_NUMBER_ITEM_RE = re.compile(r"^[-+\u2212]?\$?\d[\d.,]*+(?:[ \t]*+[A-Za-z%\u00b0]{1,8})?$")
+_NAME_ITEM_RE = re.compile(r"^" + NAME_PATTERN + r"$")
+
+
+def _listed_after_mark(first: str, tail: str) -> tuple[str, ...]:
+    """The further items of a list that goes on right after a box or a bold answer closes, each
+    of the answer's kind (numbers after a number, names after a name), or ``()``: a remark after a
+    comma ("\boxed{72}, since 8 x 9 = 72", "**Jupiter**, the gas giant") lists nothing."""
+    m = _AFTER_MARK_ITEMS_RE.match(tail)
+    if m is None:
+        return ()
+    kind = _NUMBER_ITEM_RE if _FIRST_NUMBER_RE.match(first) else _NAME_ITEM_RE if _NAME_ITEM_RE.match(first) else None
+    if kind is None:
+        return ()
+    items = [clean_answer(p) for p in _AFTER_MARK_SPLIT_RE.split(m.group("rest"))]
+    if not items or not all(it and kind.match(it) for it in items):
+        return ()
+    return tuple(it for it in items if _key(it) != _key(first))
 
 
 def _marked_after_box(first: str, tail: str) -> str | None:

@@ -61,6 +61,7 @@ from verifier_runtime.toolkit.structures import (
     tuple_as_interval,
 )
 from verifier_runtime.toolkit.text import (
+    NAME_PATTERN,
     contains_answer,
     contradicting_reply,
     element_aliases,
@@ -479,8 +480,8 @@ def _listed_with_others(x: Any, answer: str) -> bool:
     return any(_has_peer(answer, alias, x.question or "") for alias in reference_aliases(ref, x.question or "")[:4])
 
 
-_TWO_NAMES_RE = re.compile(r"^(?P<a>(?-i:[A-Z])[^\s,;]*+(?:[ \t]++(?-i:[A-Z])[^\s,;]*+){0,3}),[ \t]++"
-                           r"(?P<b>(?-i:[A-Z])[^\s,;]*+(?:[ \t]++(?-i:[A-Z])[^\s,;]*+){0,3})[ \t]*+[.!]?$")
+_TWO_NAMES_RE = re.compile(r"^(?P<a>" + NAME_PATTERN + r")[ \t]*+(?P<sep>[,;])[ \t]++(?P<b>" + NAME_PATTERN
+                           + r")[ \t]*+[.!]?$")
 
 
 def _second_of_two_names(answer: str, ref: str, question: str) -> bool:
@@ -492,7 +493,7 @@ def _second_of_two_names(answer: str, ref: str, question: str) -> bool:
     if "," not in answer or len(answer) > 80 or not _PLACE_ASKED_RE.search(question):
         return False
     m = _TWO_NAMES_RE.match(answer.strip())
-    if m is None:
+    if m is None or m.group("sep") != ",":
         return False
     r = normalize_text(ref)
     first, second = normalize_text(m.group("a")), normalize_text(m.group("b").rstrip(".!"))
@@ -3241,20 +3242,22 @@ _NUMERIC_START_RE = re.compile(r"[-+\u2212]?\$?\d")
 
 # a sentence's predicate after a comma clause: "Jupiter, the fifth planet, is the largest"
 _PREDICATE_RE = re.compile(r"^(?:is|are|was|were|has|have|had|remains|became|becomes)\b")
-# R2.3: the question asks for a place, so a second name after a comma may be its region ("Paris, France")
-_PLACE_ASKED_RE = re.compile(r"\bwhere\b|\b(?:city|cities|towns?|villages?|capital|country|countries|states?|provinces?"
-                             r"|county|counties|regions?|locat(?:ed|ion)|birthplace|hometown|born|headquarter(?:ed|s)?"
-                             r"|venue|island|continent|nation|territory|district|municipality|suburb|neighbou?rhood"
-                             r"|address)\b", re.IGNORECASE)
+# R2.3: the question asks for a place that lies in a larger one, so a second name after a comma may be
+# its region ("Paris, France"); where it asks for a state or a country, a second name is as often a peer
+# ("Alaska, Texas" to "Which state is largest?") and the two are a list
+_PLACE_ASKED_RE = re.compile(r"\bwhere\b|\b(?:city|cities|towns?|villages?|capital|count(?:y|ies)|provinces?|regions?"
+                             r"|islands?|parish|borough|locat(?:ed|ion)|birthplace|hometown|born|headquarter(?:ed|s)?"
+                             r"|venue|district|municipality|suburb|neighbou?rhood|address)\b", re.IGNORECASE)
 
 
 def _two_peer_names(text: str, question: str) -> bool:
     """R2.3: two capitalised names joined by one comma ("Jupiter, Saturn") where the question asks
     for no place: two peers, not a place and its region ("Paris, France" answers "What is the
-    capital of France?"). A symbol or an abbreviation beside a name ("Iron, Fe") names it again."""
+    capital of France?"). A symbol or an abbreviation beside a name ("Iron, Fe") names it again; a
+    semicolon joins two peers whatever is asked."""
     m = _TWO_NAMES_RE.match(text.strip())
-    if m is None or _PLACE_ASKED_RE.search(question):
-        return False
+    if m is None or (m.group("sep") == "," and _PLACE_ASKED_RE.search(question)):
+        return False  # (a semicolon is never an apposition: "Jupiter; Saturn")
     return all(len(g.strip().rstrip(".!")) > 3 for g in (m.group("a"), m.group("b")))
 
 

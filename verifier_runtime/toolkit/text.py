@@ -281,6 +281,13 @@ def _is_word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
+# ---------------------------------------------------------------- names
+#: a proper name of one to four capitalised words, lower-case particles between them allowed
+#: ("Jupiter", "Newport Beach", "Leonardo da Vinci", "Ludwig van Beethoven"); no comma or semicolon
+NAME_PATTERN = (r"(?-i:[A-Z])[^\s,;]*+(?:[ \t]++(?:(?:da|de|di|del|della|van|von|der|den|du|le|la|dos|das|bin|ibn)"
+                r"[ \t]++)?(?-i:[A-Z])[^\s,;]*+){0,3}")
+
+
 # ---------------------------------------------------------------- booleans
 _TRUE_WORDS = frozenset({"yes", "true", "correct", "right", "y", "yep", "yup", "yeah"})
 _FALSE_WORDS = frozenset({"no", "false", "incorrect", "wrong", "n", "nope", "nah"})
