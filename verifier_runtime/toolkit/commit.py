@@ -639,8 +639,9 @@ _DOUBT_TAIL_RE = re.compile(r"^(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:not\s+(?:sure|ce
 # committed. The question mark ends the answer's own text or follows its span at once; after it comes
 # nothing, or a closing remark that commits to nothing ("I'm not sure").
 _ASKED_AT_END_RE = re.compile(r"\?[\s$*_)\]}]*+$")
-# (a reason in parentheses may stand between the answer and its question mark: "\boxed{42} (since 6 x 7 = 42)?")
-_ASKED_AFTER_RE = re.compile(r"^[\s$*_)\]}]*+(?:\([^()\n]{0,80}\)[\s$*_)\]}]*+)?\?(?!\?)")
+# (a reason in parentheses or a clause after a comma may stand between the answer and its question mark:
+# "\boxed{42} (since 6 x 7 = 42)?", "**Silver**, probably?", "\boxed{12}, which is correct?")
+_ASKED_AFTER_RE = re.compile(r"^[\s$*_)\]}]*+(?:\([^()\n]{0,80}\)[\s$*_)\]}]*+|,[^\n?.!;:]{1,80}+)?\?(?!\?)")
 # a full stop after an initial or a title ("G. Bizet?", "St. Petersburg?", "Dr. Who?") ends no sentence
 _SENTENCE_BREAK_RE = re.compile(r"(?<!\b(?-i:[A-Z]))(?<!\b(?:St|Dr|Mr|Ms|Jr|Sr|Mt|vs))(?<!\bMrs)\.(?=\s)|[!;:](?=\s)|\n")
 _ASKED_CHARS = 200
