@@ -1041,8 +1041,9 @@ def _commitment(ex: Extracted) -> Commitment:
     if not candidates and ex.method != "boxed" and ("->" in answer or "=>" in answer or "\u2192" in answer
                                                    or "\u21d2" in answer or "\\Rightarrow" in answer):
         arrow = _ARROW_RESULT_RE.match(answer.strip())
-        if arrow is not None and _WORKED_RE.search(arrow.group("lhs")):
-            answer = arrow.group("v").strip()  # "6 * 7 -> 42": the working, then what it gives (R1.1)
+        if arrow is not None and (_WORKED_RE.search(arrow.group("lhs")) or _FIRST_NUMBER_RE.fullmatch(arrow.group("lhs").strip())):
+            # "6 * 7 -> 42": the working, then what it gives; "72 -> 74": a value, then what it became (R1.1)
+            answer = arrow.group("v").strip()
     if not candidates:
         stated = final_statement(answer) if ex.method != "boxed" else _BOX_NOT_RE.sub("not ", answer, count=1)
         if ex.method == "boxed" and _BOX_NEQ_RE.match(stated):
@@ -1081,12 +1082,13 @@ def _commitment(ex: Extracted) -> Commitment:
             alt = (alternative_offered(first, own) or alternative_offered(first, first)
                    or (alternative_offered(first, ex.tail) if ex.tail else None)
                    or (_marked_after_box(first, ex.tail) if ex.method in _MARKED_METHODS and ex.tail else None))
-            listed = _listed_after_mark(first, ex.tail) if alt is None and ex.tail and ex.method in ("boxed", "bold") else ()
+            others, after = (_after_mark_others(first, ex.tail) if alt is None and ex.tail and ex.method in ("boxed", "bold")
+                             else ((), ""))
             if alt is not None:
                 items, candidates, joiner, hedged = (first, alt), (first, alt), "or", True
-            elif listed:
-                items = candidates = (first, *listed)
-                joiner = "and"
+            elif others:
+                items = candidates = (first, *others)
+                joiner, hedged = after, after == "or"
             else:
                 other = restated_other_value(first)
                 if other is not None:  # "42 (about 43)": the restatement gives another value
@@ -1132,27 +1134,32 @@ _MARKED_METHODS = frozenset({"boxed", "final_answer", "answer_is", "answer_colon
 _PICKS = ("answer", "go with", "going with", "stick with", "settle on")
 
 
-# R2.3: "\boxed{72}, 74", "**Jupiter**, Saturn": the list goes on after the box or the bold span closes
-_AFTER_MARK_ITEMS_RE = re.compile(r"^[ \t$*_)\]}]*+[,;][ \t]*+(?P<rest>[^\n]{1,120}?)[ \t]*+[.!]?[ \t]*+(?:\n|$)")
+# R2.1, R2.3: what goes on right after a box or a bold span closes: a list ("\boxed{72}, 74", "**Jupiter**,
+# Saturn"), another value after a slash ("\boxed{72} / 74") or other numbers in parentheses ("\boxed{72} (74)")
+_AFTER_MARK_ITEMS_RE = re.compile(r"^[ \t$*_)\]}]*+(?:(?P<sep>[,;/])[ \t]*+(?P<rest>[^\n]{1,120}?)|\((?P<paren>[^()\n]{1,60})\))"
+                                  r"[ \t]*+[.!]?[ \t]*+(?:\n|$)")
 _AFTER_MARK_SPLIT_RE = re.compile(r"(?:[ \t]*+[,;]|[ \t]++(?:and|or)(?=[ \t]))[ \t]*+")
 _NUMBER_ITEM_RE = re.compile(r"^[-+\u2212]?\$?\d[\d.,]*+(?:[ \t]*+[A-Za-z%\u00b0]{1,8})?$")
 _NAME_ITEM_RE = re.compile(r"^" + NAME_PATTERN + r"$")
 
 
-def _listed_after_mark(first: str, tail: str) -> tuple[str, ...]:
-    """The further items of a list that goes on right after a box or a bold answer closes, each
-    of the answer's kind (numbers after a number, names after a name), or ``()``: a remark after a
-    comma ("\boxed{72}, since 8 x 9 = 72", "**Jupiter**, the gas giant") lists nothing."""
+def _after_mark_others(first: str, tail: str) -> tuple[tuple[str, ...], str]:
+    """(the further values offered right after a box or a bold answer closes, each of the answer's
+    kind: numbers after a number, names after a name; their joiner: ``"and"`` for a list, ``"or"``
+    after a slash or in parentheses), or ``((), "")``: a remark ("\\boxed{72}, since 8 x 9 = 72",
+    "**Jupiter**, the gas giant", "\\boxed{72} (8 x 9)") offers nothing; only numbers count in
+    parentheses (a name there is a gloss: "**Jupiter** (Zeus)")."""
     m = _AFTER_MARK_ITEMS_RE.match(tail)
     if m is None:
-        return ()
+        return (), ""
     kind = _NUMBER_ITEM_RE if _FIRST_NUMBER_RE.match(first) else _NAME_ITEM_RE if _NAME_ITEM_RE.match(first) else None
-    if kind is None:
-        return ()
-    items = [clean_answer(p) for p in _AFTER_MARK_SPLIT_RE.split(m.group("rest"))]
+    if kind is None or (m.group("paren") is not None and kind is not _NUMBER_ITEM_RE):
+        return (), ""
+    items = [clean_answer(p) for p in _AFTER_MARK_SPLIT_RE.split(m.group("rest") or m.group("paren"))]
     if not items or not all(it and kind.match(it) for it in items):
-        return ()
-    return tuple(it for it in items if _key(it) != _key(first))
+        return (), ""
+    others = tuple(it for it in items if _key(it) != _key(first))
+    return others, ("and" if m.group("sep") in (",", ";") else "or") if others else ""
 
 
 def _marked_after_box(first: str, tail: str) -> str | None:

@@ -220,7 +220,8 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
 
 
 _RANGE_RE = re.compile(
-    r"^\s*+(?P<lead>(?:(?:approximately|approx\.?|about|around|roughly|somewhere|from|between)\s++)*)"
+    r"^\s*+(?P<lead>(?:(?:approximately|approx\.?|about|around|roughly|somewhere|from|between)\s++"
+    r"|(?:~|\u2248|\\approx|\\sim)[ \t]*+)*)"  # ("~72-74": a tilde before a range is "about")
     r"(?P<a>[-+]?\d[\d,]*(?:\.\d+)?)\s*+(?:%\s*+)?(?P<sep>to|and|through|\u2013|\u2014|-|~|\uff5e|\\sim(?![A-Za-z])|\\text\{\s*to\s*\})\s*+"
     r"(?P<b>[-+]?\d[\d,]*(?:\.\d+)?)\s*+(?:%|[A-Za-z]{1,12})?\s*\.?\s*$", re.IGNORECASE)
 
@@ -264,7 +265,7 @@ def _range_for_one_value(answer: str, ref: str, cues: Cues | None) -> bool:
     return m.group("sep") != "-" or bool(m.group("lead").strip())
 
 
-# R2.1: a bound ("at least 42", "no more than 42", "42 or more", "\\geq 42") states an inequality
+# R2.1: a bound ("at least 42", "no more than 42", "42 or more", "42 max", "\\geq 42") states an inequality
 # about the value, not the value.
 _NUM = r"[-+\u2212]?\d[\d,]*+(?:\.\d+)?"
 _BOUND_WORDS = (r"nearly|almost|just\s+(?:under|over|below|above)|at\s+least|at\s+most|(?:(?:no|not)\s+)?(?:more|less|fewer|greater|larger|smaller|higher|lower)\s+than"
@@ -276,7 +277,8 @@ _TAG_RE = re.compile(r"<[A-Za-z/][^<>\n]{0,30}>")
 _TAG_BEFORE_RE = re.compile(_TAG_RE.pattern + r"\s*+$")  # "<answer>42": a tag, no relation
 _RELATION_BEFORE_RE = re.compile(_RELATION_SIGN + r"[\s$({~]*+$")
 _BOUND_AFTER_RE = re.compile(r"^[\s$)}]*+(?:%\s*+)?(?:[A-Za-z/^\d]{1,12}(?=[\s,]))?[\s,]*+(?:(?:or|if\s+not)\s+(?:even\s+)?(?:more|less|fewer|greater|higher|lower"
-                             r"|above|below|over|under|so)|and\s+(?:up|above|over|higher)\b|at\s+(?:least|most)|or\s+(?:above|below|beyond))\b",
+                             r"|above|below|over|under|so)|and\s+(?:up|above|over|higher)\b|at\s+(?:the\s+)?(?:least|most)|or\s+(?:above|below|beyond)"
+                             r"|max(?:imum)?|minimum|tops)\b",  # ("5 min" is minutes)
                              re.IGNORECASE)
 # "(?<![\w.])" + _NUM, with the first character first and the look back after it (the engine scans
 # for the characters a number starts with instead of trying every position)
