@@ -45,6 +45,7 @@ from verifier_runtime.toolkit.text import (
     fold_in_place,
     marker_matches,
     parse_bool,
+    plain_noun_phrase,
 )
 
 __all__ = ["Commitment", "commitment_of", "final_commitment", "final_statement", "option_marker", "split_candidates",
@@ -521,6 +522,9 @@ _PAREN_ALT_RE = re.compile(r"^(?P<a>.+?)(?<!\s)\s*+\(\s*(?:(?:or(?![\s,]*+(?:equ
 # word): values offered beside it (R2.1); the same value again ("42 (42.0)") is one candidate
 _PAREN_NUMBERS_RE = re.compile(r"^(?P<a>[-+\u2212]?\d[\d.,]*+(?:[ \t]*+(?:[A-Za-z]{1,6}|%|\u00b0))?)[ \t]*+\([ \t]*+(?P<b>[-+\u2212]?\d[\d.]*+"
                                r"(?:[ \t]*+[,;][ \t]*+[-+\u2212]?\d[\d.]*+){0,8})[ \t]*+\)[ \t]*+\.?[ \t]*+$")
+# "carbon dioxide (and oxygen)", "42 (plus 43)": a second item added in parentheses (R2.3)
+_PAREN_ADDED_RE = re.compile(r"^(?P<a>[^()\n]{1,80}?)[ \t]*+\([ \t]*+(?:and|plus|as[ \t]++well[ \t]++as)[ \t]++(?:also[ \t]++)?"
+                             r"(?P<b>[^()\n]{1,40}?)[ \t]*+\)[ \t]*+\.?[ \t]*+$", re.IGNORECASE)
 _SLASH_HEDGE_RE = re.compile(r"^\s*(?P<a>[A-Za-z][A-Za-z]{0,14})\s*/\s*(?P<b>[A-Za-z][A-Za-z]{0,14})\s*$")
 
 
@@ -753,10 +757,14 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
     if paren:
         body = f"{paren.group('a')} or {paren.group('b') or paren.group('c')}"
         hedged = True
-    elif "(" in body and body[:1] in "-+\u22120123456789":
-        numbers = _PAREN_NUMBERS_RE.match(body)
-        if numbers:
-            body = f"{numbers.group('a')} or {numbers.group('b')}"
+    elif "(" in body and body[:1] in "-+\u22120123456789" and (numbers := _PAREN_NUMBERS_RE.match(body)):
+        body = f"{numbers.group('a')} or {numbers.group('b')}"
+    elif body.rstrip().endswith(")") and ("and" in body or "plus" in body or "as well" in body):
+        added = _PAREN_ADDED_RE.match(body)
+        if added and (plain_noun_phrase(added.group("b")) or _value_like(added.group("b"))):
+            a, b = clean_answer(added.group("a")), clean_answer(added.group("b"))
+            if a and b and _key(a) != _key(b):
+                return (a, b), "and", hedged  # "carbon dioxide (and oxygen)": a second item added
     if "\\" in body:
         body = _LATEX_SPACE_RE.sub(" ", _protect_groups(body)).replace("\\langle", "\u27e8").replace("\\rangle", "\u27e9")
     low = body.lower()
@@ -1089,6 +1097,7 @@ def _commitment(ex: Extracted) -> Commitment:
             elif others:
                 items = candidates = (first, *others)
                 joiner, hedged = after, after == "or"
+                text = (" or " if hedged else ", ").join(items)  # ("**B**, C": the letters, not the bold one alone)
             else:
                 other = restated_other_value(first)
                 if other is not None:  # "42 (about 43)": the restatement gives another value
@@ -1141,22 +1150,24 @@ _AFTER_MARK_ITEMS_RE = re.compile(r"^[ \t$*_)\]}]*+(?:(?P<sep>[,;/])[ \t]*+(?P<r
 _AFTER_MARK_SPLIT_RE = re.compile(r"(?:[ \t]*+[,;]|[ \t]++(?:and|or)(?=[ \t]))[ \t]*+")
 _NUMBER_ITEM_RE = re.compile(r"^[-+\u2212]?\$?\d[\d.,]*+(?:[ \t]*+[A-Za-z%\u00b0]{1,8})?$")
 _NAME_ITEM_RE = re.compile(r"^" + NAME_PATTERN + r"$")
+_LETTER_ITEM_RE = re.compile(r"^\(?[A-J]\)?$")  # an option letter: "\\boxed{B} (C)" offers option C too
 
 
 def _after_mark_others(first: str, tail: str) -> tuple[tuple[str, ...], str]:
     """(the further values offered right after a box or a bold answer closes, each of the answer's
-    kind: numbers after a number, names after a name; their joiner: ``"and"`` for a list, ``"or"``
+    kind: numbers after a number, letters after a letter, names after a name, nouns after a noun; their joiner: ``"and"`` for a list, ``"or"``
     after a slash or in parentheses), or ``((), "")``: a remark ("\\boxed{72}, since 8 x 9 = 72",
-    "**Jupiter**, the gas giant", "\\boxed{72} (8 x 9)") offers nothing; only numbers count in
-    parentheses (a name there is a gloss: "**Jupiter** (Zeus)")."""
+    "**Jupiter**, the gas giant", "\\boxed{72} (8 x 9)") offers nothing; only numbers and letters count
+    in parentheses (a name there is a gloss: "**Jupiter** (Zeus)")."""
     m = _AFTER_MARK_ITEMS_RE.match(tail)
     if m is None:
         return (), ""
-    kind = _NUMBER_ITEM_RE if _FIRST_NUMBER_RE.match(first) else _NAME_ITEM_RE if _NAME_ITEM_RE.match(first) else None
-    if kind is None or (m.group("paren") is not None and kind is not _NUMBER_ITEM_RE):
+    kind = (_NUMBER_ITEM_RE.match if _FIRST_NUMBER_RE.match(first) else _LETTER_ITEM_RE.match if _LETTER_ITEM_RE.match(first)
+            else _NAME_ITEM_RE.match if _NAME_ITEM_RE.match(first) else plain_noun_phrase if plain_noun_phrase(first) else None)
+    if kind is None or (m.group("paren") is not None and kind not in (_NUMBER_ITEM_RE.match, _LETTER_ITEM_RE.match)):
         return (), ""
     items = [clean_answer(p) for p in _AFTER_MARK_SPLIT_RE.split(m.group("rest") or m.group("paren"))]
-    if not items or not all(it and kind.match(it) for it in items):
+    if not items or not all(it and kind(it) for it in items):
         return (), ""
     others = tuple(it for it in items if _key(it) != _key(first))
     return others, ("and" if m.group("sep") in (",", ";") else "or") if others else ""

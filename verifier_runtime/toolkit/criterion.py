@@ -62,6 +62,7 @@ from verifier_runtime.toolkit.structures import (
 )
 from verifier_runtime.toolkit.text import (
     NAME_PATTERN,
+    NOUN_PHRASE_PATTERN,
     contains_answer,
     contradicting_reply,
     element_aliases,
@@ -69,6 +70,7 @@ from verifier_runtime.toolkit.text import (
     normalize_text,
     parse_bool,
     parse_identifier,
+    plain_noun_phrase,
     text_match,
 )
 from verifier_runtime.toolkit.units import (
@@ -915,8 +917,22 @@ def temperature_letter_commitment(c: Any, x: Any) -> Any:
     return replace(c, answer=new, candidates=(new,), items=(new,))
 
 
+def place_region_commitment(c: Any, x: Any) -> Any:
+    """R2.3: a name list of two read after a box or a bold answer ("**Newport Beach**, California") is
+    the place and its region where the question asks for a place (as "Newport Beach, California"
+    written plainly is): the answer is the place. ``c`` unchanged otherwise."""
+    if c is None or c.joiner != "and" or len(c.candidates) != 2 or x.answer_info is None or x.answer_info.method not in (
+            "boxed", "bold") or not _PLACE_ASKED_RE.search(x.question or ""):
+        return c
+    m = _TWO_NAMES_RE.match(", ".join(c.candidates))
+    if m is None or m.group("sep") != "," or (x.cues is not None and x.cues.several):
+        return c
+    first = c.candidates[0]
+    return replace(c, answer=first, candidates=(first,), joiner="single", items=(first,), text=first)
+
+
 _QUESTION_READINGS = (mixed_number_commitment, comma_list_commitment, worked_parenthesis_commitment,
-                      temperature_letter_commitment)
+                      temperature_letter_commitment, place_region_commitment)
 
 
 # ----------------------------------------------------------------------------- the procedure
@@ -3252,15 +3268,28 @@ _PLACE_ASKED_RE = re.compile(r"\bwhere\b|\b(?:city|cities|towns?|villages?|capit
                              r"|venue|district|municipality|suburb|neighbou?rhood|address)\b", re.IGNORECASE)
 
 
+# two plain noun phrases of up to three words joined by one comma or semicolon ("carbon dioxide, oxygen")
+_TWO_NOUNS_RE = re.compile(r"^(?P<a>" + NOUN_PHRASE_PATTERN + r")[ \t]*+(?P<sep>[,;])[ \t]++(?P<b>" + NOUN_PHRASE_PATTERN
+                           + r")[ \t]*+[.!]?$")
+
+
 def _two_peer_names(text: str, question: str) -> bool:
     """R2.3: two capitalised names joined by one comma ("Jupiter, Saturn") where the question asks
     for no place: two peers, not a place and its region ("Paris, France" answers "What is the
     capital of France?"). A symbol or an abbreviation beside a name ("Iron, Fe") names it again; a
-    semicolon joins two peers whatever is asked."""
-    m = _TWO_NAMES_RE.match(text.strip())
-    if m is None or (m.group("sep") == "," and _PLACE_ASKED_RE.search(question)):
+    semicolon joins two peers whatever is asked. Two lower-case nouns ("carbon dioxide, oxygen") are
+    peers the same way, unless the second opens a description or a remark ("water, a liquid",
+    "oxygen, mostly")."""
+    t = text.strip()
+    m = _TWO_NAMES_RE.match(t)
+    if m is None:
+        m = _TWO_NOUNS_RE.match(t)
+        if m is None or not all(plain_noun_phrase(g.strip()) for g in (m.group("a"), m.group("b"))):
+            return False
+    if m.group("sep") == "," and _PLACE_ASKED_RE.search(question):
         return False  # (a semicolon is never an apposition: "Jupiter; Saturn")
-    return all(len(g.strip().rstrip(".!")) > 3 for g in (m.group("a"), m.group("b")))
+    # a symbol or an abbreviation names the other again ("Iron, Fe", "Alaska, USA"); "red" is a word
+    return not any(len(g) <= 3 and not g.islower() for g in (m.group("a").strip(), m.group("b").strip().rstrip(".!")))
 
 
 def _without_asked_class(answer: str, ref: str, question: str) -> bool:
@@ -3303,7 +3332,7 @@ def _has_peer(answer: str, alias: str, question: str) -> bool:
     if len(joined) < 2 and len(parts) < 3 and not (len(parts) == 2 and "(" not in text and (
             _NUMERIC_START_RE.match(alias)
             and all(_NUMERIC_START_RE.match(p.strip().replace(_REF_TOKEN, alias)) for p in parts)
-            or _two_peer_names(text.replace(_REF_TOKEN, alias), question))):
+            or _two_peer_names(answer.strip().rstrip("."), question))):
         return False
     na = normalize_text(alias)
     # the reference is one item ("Smell" in "ISO 3166-1, Smell (disambiguation), Bill Haley")

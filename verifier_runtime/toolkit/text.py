@@ -287,6 +287,23 @@ def _is_word_char(ch: str) -> bool:
 NAME_PATTERN = (r"(?-i:[A-Z])[^\s,;]*+(?:[ \t]++(?:(?:da|de|di|del|della|van|von|der|den|du|le|la|dos|das|bin|ibn)"
                 r"[ \t]++)?(?-i:[A-Z])[^\s,;]*+){0,3}")
 
+#: a plain noun phrase of one to three words ("carbon dioxide", "oxygen")
+NOUN_PHRASE_PATTERN = r"[A-Za-z][A-Za-z'-]*+(?:[ \t]++[A-Za-z][A-Za-z'-]*+){0,2}"
+#: words that open a clause, a description or a remark after a comma, not a second noun ("water, a
+#: liquid", "oxygen, which ...", "CO2, of course")
+NOT_NOUN_WORDS = frozenset(
+    "a an the which that who whose where when its their his her our my your it this these those also i.e e.g namely "
+    "not so since because as from in of for with by to and or but yes no i we you he she they there here is are was "
+    "were has have had be being very quite really".split())
+
+
+def plain_noun_phrase(text: str) -> bool:
+    """``text`` is a noun phrase of up to three words that opens no clause or remark (no word of
+    :data:`NOT_NOUN_WORDS` first, no adverb in -ly): "oxygen", "carbon dioxide"; not "a gas", "mostly"."""
+    words = text.split()
+    return (bool(words) and len(words) <= 3 and words[0].lower() not in NOT_NOUN_WORDS
+            and not any(w.lower().endswith("ly") for w in words) and bool(re.fullmatch(NOUN_PHRASE_PATTERN, text)))
+
 
 # ---------------------------------------------------------------- booleans
 _TRUE_WORDS = frozenset({"yes", "true", "correct", "right", "y", "yep", "yup", "yeah"})
