@@ -1153,18 +1153,25 @@ _NAME_ITEM_RE = re.compile(r"^" + NAME_PATTERN + r"$")
 _LETTER_ITEM_RE = re.compile(r"^\(?[A-J]\)?$")  # an option letter: "\\boxed{B} (C)" offers option C too
 
 
+def _boolean_item(text: str) -> bool:
+    return len(text) <= 12 and parse_bool(text) is not None  # "**Yes**, no": a bare yes or no, no reason
+
+
 def _after_mark_others(first: str, tail: str) -> tuple[tuple[str, ...], str]:
     """(the further values offered right after a box or a bold answer closes, each of the answer's
-    kind: numbers after a number, letters after a letter, names after a name, nouns after a noun; their joiner: ``"and"`` for a list, ``"or"``
+    kind: numbers after a number, letters after a letter, booleans after a boolean, names after a name, nouns
+    after a noun; their joiner: ``"and"`` for a list, ``"or"``
     after a slash or in parentheses), or ``((), "")``: a remark ("\\boxed{72}, since 8 x 9 = 72",
-    "**Jupiter**, the gas giant", "\\boxed{72} (8 x 9)") offers nothing; only numbers and letters count
-    in parentheses (a name there is a gloss: "**Jupiter** (Zeus)")."""
+    "**Jupiter**, the gas giant", "\\boxed{72} (8 x 9)") offers nothing; only numbers, letters and booleans
+    count in parentheses (a name there is a gloss: "**Jupiter** (Zeus)")."""
     m = _AFTER_MARK_ITEMS_RE.match(tail)
     if m is None:
         return (), ""
     kind = (_NUMBER_ITEM_RE.match if _FIRST_NUMBER_RE.match(first) else _LETTER_ITEM_RE.match if _LETTER_ITEM_RE.match(first)
+            else _boolean_item if parse_bool(first) is not None
             else _NAME_ITEM_RE.match if _NAME_ITEM_RE.match(first) else plain_noun_phrase if plain_noun_phrase(first) else None)
-    if kind is None or (m.group("paren") is not None and kind not in (_NUMBER_ITEM_RE.match, _LETTER_ITEM_RE.match)):
+    if kind is None or (m.group("paren") is not None and kind not in (_NUMBER_ITEM_RE.match, _LETTER_ITEM_RE.match,
+                                                                       _boolean_item)):
         return (), ""
     items = [clean_answer(p) for p in _AFTER_MARK_SPLIT_RE.split(m.group("rest") or m.group("paren"))]
     if not items or not all(it and kind(it) for it in items):

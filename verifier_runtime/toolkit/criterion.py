@@ -63,6 +63,7 @@ from verifier_runtime.toolkit.structures import (
 from verifier_runtime.toolkit.text import (
     NAME_PATTERN,
     NOUN_PHRASE_PATTERN,
+    both_booleans,
     contains_answer,
     contradicting_reply,
     element_aliases,
@@ -171,6 +172,8 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
             return "differ:choice_letter_text_disagree"  # a module read the letter alone
         if _rejects_option(a, x) or _rejected(x.answer or a, x) is not None:
             return "negation:only_negated"  # (the whole answer: a module may pass the matched part alone)
+        if parse_bool(ref) is not None and both_booleans(x.answer or a):
+            return "hedge:alternatives"  # "False, True": both answers of a true-or-false question (R6.3)
         if _second_of_two_names(x.answer or a, ref, x.question or ""):
             return "ambiguous:two_names"  # "Norfolk, Virginia" for Virginia: two peers, or a place and its region
         bare = _TAG_RE.sub(" ", a) if "<" in a else a  # "<answer>42</answer>": tags, no relation
@@ -964,6 +967,8 @@ def _judge(x: Any) -> Judgment:
             return replied
         return Judgment(False, _no_answer_reason(x, c, info))
     cues = x.cues
+    if not c.several and parse_bool(ref) is not None and both_booleans(c.text or c.answer):
+        return Judgment(False, "hedge:alternatives")  # "Yes, but also no": both answers offered (R6.3)
     # options matter only where a letter is in play (the reference or the answer names one)
     options = x.options if _is_letter(ref) or _STANDALONE_LETTER_RE.search(c.text or c.answer or "") else {}
     if options and _echoed(x):

@@ -358,6 +358,24 @@ def parse_bool(s: str) -> bool | None:
     return value
 
 
+# R6.3: both booleans offered as items: "Yes, no", "False, True", "Yes and no", "Yes, but also no", "T/F"
+_BOTH_BOOLEANS_RE = re.compile(
+    r"^[\W_]*+(?P<a>yes|no|true|false|correct|incorrect)[\W_]*?(?:[,;/(]|[ \t](?:and|or|but)\b)[\W_]*+"
+    r"(?:(?:but|also|and|or|maybe|possibly|perhaps|then)[ \t]++)*(?P<b>yes|no|true|false|correct|incorrect)[\W_]*+$",
+    re.IGNORECASE)
+
+
+def both_booleans(s: str) -> bool:
+    """R6.3: ``s`` offers both answers of a yes-no or true-false question as items of its own ("Yes,
+    no", "False, True", "Yes, but also no"); a boolean word inside a clause ("No, it is not true
+    that ...") is none."""
+    text = _as_str(s)
+    if not text or len(text) > 60:
+        return False
+    m = _BOTH_BOOLEANS_RE.match(text)
+    return m is not None and (m.group("a").lower() in _TRUE_WORDS) != (m.group("b").lower() in _TRUE_WORDS)
+
+
 def contradicting_reply(s: str) -> bool:
     """R6.3: a yes or no answered back the other way by its own reply ("Yes, they are not.", "No,
     it is."): two answers, neither committed."""
