@@ -518,10 +518,13 @@ _PAREN_ALT_RE = re.compile(r"^(?P<a>.+?)(?<!\s)\s*+\(\s*(?:(?:or(?![\s,]*+(?:equ
                            r"|maybe|possibly|perhaps|alternatively)\b[\s,]*(?P<b>[^()]+)"
                            r"|(?P<c>[-+\u2212$]?\d[^()]{0,40}?)\s+(?:if|when|unless|assuming)\b[^()]*)\)\s*$",
                            re.IGNORECASE)  # "12 (or 13)", "12 apples (13 if you count the rotten one)"
-# "42 (2, 3)", "42 cm (43)": a number (and its unit), then only other numbers in parentheses (no working, no unit, no
-# word): values offered beside it (R2.1); the same value again ("42 (42.0)") is one candidate
-_PAREN_NUMBERS_RE = re.compile(r"^(?P<a>[-+\u2212]?\d[\d.,]*+(?:[ \t]*+(?:[A-Za-z]{1,6}|%|\u00b0))?)[ \t]*+\([ \t]*+(?P<b>[-+\u2212]?\d[\d.]*+"
-                               r"(?:[ \t]*+[,;][ \t]*+[-+\u2212]?\d[\d.]*+){0,8})[ \t]*+\)[ \t]*+\.?[ \t]*+$")
+# "42 (2, 3)", "42 cm (43)", "5 km (6 km)": a number (and its unit), then only other numbers (and their units) in
+# parentheses (no working, no word): values offered beside it (R2.1); the same value again ("42 (42.0)", "5 km
+# (5000 m)") is one candidate
+_PAREN_UNIT = r"(?:[ \t]*+(?:[A-Za-z]{1,6}|%|\u00b0))?"
+_PAREN_NUMBERS_RE = re.compile(r"^(?P<a>[-+\u2212]?\d[\d.,]*+" + _PAREN_UNIT + r")[ \t]*+\([ \t]*+(?P<b>[-+\u2212]?\d[\d.]*+"
+                               + _PAREN_UNIT + r"(?:[ \t]*+[,;][ \t]*+[-+\u2212]?\d[\d.]*+" + _PAREN_UNIT
+                               + r"){0,8})[ \t]*+\)[ \t]*+\.?[ \t]*+$")
 # "carbon dioxide (and oxygen)", "42 (plus 43)": a second item added in parentheses (R2.3)
 _PAREN_ADDED_RE = re.compile(r"^(?P<a>[^()\n]{1,80}?)[ \t]*+\([ \t]*+(?:and|plus|as[ \t]++well[ \t]++as)[ \t]++(?:also[ \t]++)?"
                              r"(?P<b>[^()\n]{1,40}?)[ \t]*+\)[ \t]*+\.?[ \t]*+$", re.IGNORECASE)
@@ -633,10 +636,10 @@ _PRONOUN_REPLY_RE = re.compile(r"^(?:it|he|she|we|i|you)[ \t]++(?:is|was|does|di
 _OR_EQUAL_RE = re.compile(r"\bthan[ \t]++or[ \t]++equal[ \t]++to\b")
 
 
-# a closing remark that commits to nothing: "42? 43? I'm not sure."
+# a closing remark that commits to nothing: "42? 43? I'm not sure.", "5 km? Maybe."
 _DOUBT_TAIL_RE = re.compile(r"^(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:not\s+(?:sure|certain)|unsure|uncertain)\b"
                             r"|^(?:it'?s\s+)?hard\s+to\s+(?:say|tell)\b|^(?:i\s+)?(?:don'?t|do\s+not)\s+know\b|^no\s+idea\b"
-                            r"|^who\s+knows\b|^(?:i\s+)?can'?t\s+(?:decide|tell)\b", re.IGNORECASE)
+                            r"|^who\s+knows\b|^(?:i\s+)?can'?t\s+(?:decide|tell)\b|^(?:maybe|perhaps|possibly)[.!]*+$", re.IGNORECASE)
 
 
 # R2.1: the one answer put as a question ("The final answer is 14?", "\\boxed{14}?", "False?"): asked, not
@@ -1151,6 +1154,10 @@ _AFTER_MARK_SPLIT_RE = re.compile(r"(?:[ \t]*+[,;]|[ \t]++(?:and|or)(?=[ \t]))[ 
 _NUMBER_ITEM_RE = re.compile(r"^[-+\u2212]?\$?\d[\d.,]*+(?:[ \t]*+[A-Za-z%\u00b0]{1,8})?$")
 _NAME_ITEM_RE = re.compile(r"^" + NAME_PATTERN + r"$")
 _LETTER_ITEM_RE = re.compile(r"^\(?[A-J]\)?$")  # an option letter: "\\boxed{B} (C)" offers option C too
+# a short formula: single-letter unknowns, digits, operators and LaTeX commands ("x-1", "\\frac{x}{2}"), with an
+# operator, and no relation ("x \\neq 1" after a box is a condition, no second answer) and no word
+_MATH_ITEM_RE = re.compile(r"^(?=[^=<>\u2260\u2264\u2265]*+$)(?!.*\\(?:neq|ne|le|ge|leq|geq|lt|gt|in|notin)(?![A-Za-z]))"
+                           r"(?=.*[-+*/^\\])(?:\\[A-Za-z]++|[A-Za-z](?![A-Za-z])|[\d+\-*/^().{}_ \t])++$")
 
 
 def _boolean_item(text: str) -> bool:
@@ -1160,7 +1167,7 @@ def _boolean_item(text: str) -> bool:
 def _after_mark_others(first: str, tail: str) -> tuple[tuple[str, ...], str]:
     """(the further values offered right after a box or a bold answer closes, each of the answer's
     kind: numbers after a number, letters after a letter, booleans after a boolean, names after a name, nouns
-    after a noun; their joiner: ``"and"`` for a list, ``"or"``
+    after a noun, formulas after a formula; their joiner: ``"and"`` for a list, ``"or"``
     after a slash or in parentheses), or ``((), "")``: a remark ("\\boxed{72}, since 8 x 9 = 72",
     "**Jupiter**, the gas giant", "\\boxed{72} (8 x 9)") offers nothing; only numbers, letters and booleans
     count in parentheses (a name there is a gloss: "**Jupiter** (Zeus)")."""
@@ -1169,7 +1176,8 @@ def _after_mark_others(first: str, tail: str) -> tuple[tuple[str, ...], str]:
         return (), ""
     kind = (_NUMBER_ITEM_RE.match if _FIRST_NUMBER_RE.match(first) else _LETTER_ITEM_RE.match if _LETTER_ITEM_RE.match(first)
             else _boolean_item if parse_bool(first) is not None
-            else _NAME_ITEM_RE.match if _NAME_ITEM_RE.match(first) else plain_noun_phrase if plain_noun_phrase(first) else None)
+            else _NAME_ITEM_RE.match if _NAME_ITEM_RE.match(first) else plain_noun_phrase if plain_noun_phrase(first)
+            else _MATH_ITEM_RE.match if _MATH_ITEM_RE.match(first) else None)
     if kind is None or (m.group("paren") is not None and kind not in (_NUMBER_ITEM_RE.match, _LETTER_ITEM_RE.match,
                                                                        _boolean_item)):
         return (), ""
