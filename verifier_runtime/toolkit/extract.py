@@ -481,11 +481,13 @@ _OPTION_B_LINE_RE = re.compile(r"^[ \t]*(?:\*\*)?B[ \t]*[:：]", re.MULTILINE)
 _HASH_RE = re.compile(r"^[ \t]*####[ \t]*([^\n]*)$", re.MULTILINE)
 _BOLD_RE = re.compile(r"\*\*([^*\n]+)\*\*")
 _LEAD_FILLER_RE = re.compile(
-    r"^(?:so|therefore|thus|hence|finally|in\s+conclusion|in\s+summary|overall|in\s+total|answer)\b[ \t]*[,:]?[ \t]*",
+    r"^(?:(?:so|therefore|thus|hence|finally|in\s+conclusion|in\s+summary|overall|in\s+total|answer)\b"
+    r"(?:[ \t]*+[,:]|[ \t]++[-\u2013\u2014](?=[ \t]))?[ \t]*"  # ("Answer - 72": a spaced dash separates, no minus sign)
+    r"|(?:=>|->|\u2192|\u21d2)[ \t]*+(?=\S))",  # ("=> 72" with nothing before the arrow: "so 72", no bound)
     re.IGNORECASE,
 )
-# every character the filler pattern's first letters (s, t, h, f, i, o, a) match case-insensitively
-_FILLER_FIRST = "sStThHfFiIoOaA\u017f\u0130\u0131"
+# every character the filler pattern's first letters (s, t, h, f, i, o, a; and the arrows) match case-insensitively
+_FILLER_FIRST = "sStThHfFiIoOaA\u017f\u0130\u0131=-\u2192\u21d2"
 _SENTENCE_END_RE = re.compile(r"\.\s+(?=[A-Z])")
 _SEP_LEAD = " \t:：="
 _ANS_LEAD_RE = re.compile(r"(?<!\s)\s*+(?:Ans|Answer)\b", re.IGNORECASE)
