@@ -2627,8 +2627,9 @@ def _magnitudes(a: float, r: float, nr: Number | None, q_from: Quantity | None, 
 
 
 # ----------------------------------------------------------------------------- text
-# Peers are joined by "and", "or", "&" (a comma alone is more often an apposition: "Paris, France")
-_PEER_SPLIT_RE = re.compile(r"(?<!\s)\s*+(?:,\s*+and\s+|,\s*+or\s+|(?<=\s)and\s+|(?<=\s)or\s+|&|(?<=\s)\|(?=\s))\s*",
+# Peers are joined by "and", "or", "&", a spaced bar or slash ("Fleming / Florey"; a comma alone is more often an
+# apposition: "Paris, France")
+_PEER_SPLIT_RE = re.compile(r"(?<!\s)\s*+(?:,\s*+and\s+|,\s*+or\s+|(?<=\s)and\s+|(?<=\s)or\s+|&|(?<=\s)[|/](?=\s))\s*",
                             re.IGNORECASE)
 # "Top candidates: 12, 14": a label before a list is no item of it
 _LIST_LABEL_RE = re.compile(r"^[A-Za-z][A-Za-z ]{0,30}:\s++(?=\S)")
@@ -3278,6 +3279,12 @@ _TWO_NOUNS_RE = re.compile(r"^(?P<a>" + NOUN_PHRASE_PATTERN + r")[ \t]*+(?P<sep>
                            + r")[ \t]*+[.!]?$")
 
 
+def _common_noun(text: str) -> bool:
+    """A plain noun phrase whose words after the first are lower case ("carbon dioxide", "Oxygen"); a name
+    ("Alexander Fleming") is none, so "Alexander Fleming, Scottish physician" names and describes one man."""
+    return plain_noun_phrase(text) and all(w.islower() for w in text.split()[1:])
+
+
 def _two_peer_names(text: str, question: str) -> bool:
     """R2.3: two capitalised names joined by one comma ("Jupiter, Saturn") where the question asks
     for no place: two peers, not a place and its region ("Paris, France" answers "What is the
@@ -3289,7 +3296,7 @@ def _two_peer_names(text: str, question: str) -> bool:
     m = _TWO_NAMES_RE.match(t)
     if m is None:
         m = _TWO_NOUNS_RE.match(t)
-        if m is None or not all(plain_noun_phrase(g.strip()) for g in (m.group("a"), m.group("b"))):
+        if m is None or not all(_common_noun(g.strip()) for g in (m.group("a"), m.group("b"))):
             return False
     if m.group("sep") == "," and _PLACE_ASKED_RE.search(question):
         return False  # (a semicolon is never an apposition: "Jupiter; Saturn")
