@@ -1151,7 +1151,10 @@ _PICKS = ("answer", "go with", "going with", "stick with", "settle on")
 _AFTER_MARK_ITEMS_RE = re.compile(r"^[ \t$*_)\]}]*+(?:(?P<sep>[,;/])[ \t]*+(?P<rest>[^\n]{1,120}?)|\((?P<paren>[^()\n]{1,60})\))"
                                   r"[ \t]*+[.!]?[ \t]*+(?:\n|$)")
 _AFTER_MARK_SPLIT_RE = re.compile(r"(?:[ \t]*+[,;]|[ \t]++(?:and|or)(?=[ \t]))[ \t]*+")
-_NUMBER_ITEM_RE = re.compile(r"^[-+\u2212]?\$?\d[\d.,]*+(?:[ \t]*+[A-Za-z%\u00b0]{1,8})?$")
+_NUMBER_ITEM_RE = re.compile(r"^[-+\u2212]?\$?\d[\d.,]*+(?:[ \t]*+(?:[A-Za-z%\u00b0]{1,8}|\\%|\^\{?\\circ\}?))?$")
+_LABELLED_ITEM_RE = re.compile(r"^[A-Za-z](?:_\{?\w{1,3}\}?)?[ \t]*+=[ \t]*+[-+\u2212]?[\w.\\{}/^]{1,30}$")  # "x = 4"
+_TUPLE_ITEM_RE = re.compile(r"^\([^()\n]{1,40}\)$")  # "(2, 1)"
+_AFTER_TUPLE_SPLIT_RE = re.compile(r"(?:(?<=\))|(?<=\)\$))[ \t]*+(?:[,;]|and|or)[ \t]*+")  # (a tuple's own commas stay)
 _NAME_ITEM_RE = re.compile(r"^" + NAME_PATTERN + r"$")
 _LETTER_ITEM_RE = re.compile(r"^\(?[A-J]\)?$")  # an option letter: "\\boxed{B} (C)" offers option C too
 # a short formula: single-letter unknowns, digits, operators and LaTeX commands ("x-1", "\\frac{x}{2}"), with an
@@ -1166,8 +1169,9 @@ def _boolean_item(text: str) -> bool:
 
 def _after_mark_others(first: str, tail: str) -> tuple[tuple[str, ...], str]:
     """(the further values offered right after a box or a bold answer closes, each of the answer's
-    kind: numbers after a number, letters after a letter, booleans after a boolean, names after a name, nouns
-    after a noun, formulas after a formula; their joiner: ``"and"`` for a list, ``"or"``
+    kind: numbers after a number, letters after a letter, labelled values after a labelled value, tuples after
+    a tuple, booleans after a boolean, names after a name, nouns after a noun, formulas after a formula; their
+    joiner: ``"and"`` for a list, ``"or"``
     after a slash or in parentheses), or ``((), "")``: a remark ("\\boxed{72}, since 8 x 9 = 72",
     "**Jupiter**, the gas giant", "\\boxed{72} (8 x 9)") offers nothing; only numbers, letters and booleans
     count in parentheses (a name there is a gloss: "**Jupiter** (Zeus)")."""
@@ -1175,13 +1179,15 @@ def _after_mark_others(first: str, tail: str) -> tuple[tuple[str, ...], str]:
     if m is None:
         return (), ""
     kind = (_NUMBER_ITEM_RE.match if _FIRST_NUMBER_RE.match(first) else _LETTER_ITEM_RE.match if _LETTER_ITEM_RE.match(first)
+            else _LABELLED_ITEM_RE.match if _LABELLED_ITEM_RE.match(first) else _TUPLE_ITEM_RE.match if _TUPLE_ITEM_RE.match(first)
             else _boolean_item if parse_bool(first) is not None
             else _NAME_ITEM_RE.match if _NAME_ITEM_RE.match(first) else plain_noun_phrase if plain_noun_phrase(first)
             else _MATH_ITEM_RE.match if _MATH_ITEM_RE.match(first) else None)
     if kind is None or (m.group("paren") is not None and kind not in (_NUMBER_ITEM_RE.match, _LETTER_ITEM_RE.match,
                                                                        _boolean_item)):
         return (), ""
-    items = [clean_answer(p) for p in _AFTER_MARK_SPLIT_RE.split(m.group("rest") or m.group("paren"))]
+    split = _AFTER_TUPLE_SPLIT_RE if kind == _TUPLE_ITEM_RE.match else _AFTER_MARK_SPLIT_RE
+    items = [clean_answer(p) for p in split.split(m.group("rest") or m.group("paren"))]
     if not items or not all(it and kind(it) for it in items):
         return (), ""
     others = tuple(it for it in items if _key(it) != _key(first))
