@@ -1167,28 +1167,32 @@ def _boolean_item(text: str) -> bool:
     return len(text) <= 12 and parse_bool(text) is not None  # "**Yes**, no": a bare yes or no, no reason
 
 
+# (is the answer of this kind, is an item of this kind, may the items stand in parentheses), in the order
+# they are tried: numbers (angles, percentages) after a number, option letters after a letter, labelled values
+# after a labelled value, points after a point, booleans after a boolean, names after a name, nouns after a
+# noun, formulas after a formula
+_ITEM_KINDS = ((_FIRST_NUMBER_RE.match, _NUMBER_ITEM_RE.match, True), (_LETTER_ITEM_RE.match, _LETTER_ITEM_RE.match, True),
+               (_LABELLED_ITEM_RE.match, _LABELLED_ITEM_RE.match, False), (_TUPLE_ITEM_RE.match, _TUPLE_ITEM_RE.match, False),
+               (_boolean_item, _boolean_item, True), (_NAME_ITEM_RE.match, _NAME_ITEM_RE.match, False),
+               (plain_noun_phrase, plain_noun_phrase, False), (_MATH_ITEM_RE.match, _MATH_ITEM_RE.match, False))
+
+
 def _after_mark_others(first: str, tail: str) -> tuple[tuple[str, ...], str]:
     """(the further values offered right after a box or a bold answer closes, each of the answer's
-    kind: numbers after a number, letters after a letter, labelled values after a labelled value, tuples after
-    a tuple, booleans after a boolean, names after a name, nouns after a noun, formulas after a formula; their
-    joiner: ``"and"`` for a list, ``"or"``
-    after a slash or in parentheses), or ``((), "")``: a remark ("\\boxed{72}, since 8 x 9 = 72",
-    "**Jupiter**, the gas giant", "\\boxed{72} (8 x 9)") offers nothing; only numbers, letters and booleans
-    count in parentheses (a name there is a gloss: "**Jupiter** (Zeus)")."""
+    kind (``_ITEM_KINDS``); their joiner: ``"and"`` for a list, ``"or"`` after a slash or in
+    parentheses), or ``((), "")``: a remark ("\\boxed{72}, since 8 x 9 = 72", "**Jupiter**, the gas
+    giant", "\\boxed{72} (8 x 9)") offers nothing; only numbers, letters and booleans count in
+    parentheses (a name there is a gloss: "**Jupiter** (Zeus)")."""
     m = _AFTER_MARK_ITEMS_RE.match(tail)
     if m is None:
         return (), ""
-    kind = (_NUMBER_ITEM_RE.match if _FIRST_NUMBER_RE.match(first) else _LETTER_ITEM_RE.match if _LETTER_ITEM_RE.match(first)
-            else _LABELLED_ITEM_RE.match if _LABELLED_ITEM_RE.match(first) else _TUPLE_ITEM_RE.match if _TUPLE_ITEM_RE.match(first)
-            else _boolean_item if parse_bool(first) is not None
-            else _NAME_ITEM_RE.match if _NAME_ITEM_RE.match(first) else plain_noun_phrase if plain_noun_phrase(first)
-            else _MATH_ITEM_RE.match if _MATH_ITEM_RE.match(first) else None)
-    if kind is None or (m.group("paren") is not None and kind not in (_NUMBER_ITEM_RE.match, _LETTER_ITEM_RE.match,
-                                                                       _boolean_item)):
+    kind = next(((item, paren) for is_kind, item, paren in _ITEM_KINDS if is_kind(first)), None)
+    if kind is None or (m.group("paren") is not None and not kind[1]):
         return (), ""
-    split = _AFTER_TUPLE_SPLIT_RE if kind == _TUPLE_ITEM_RE.match else _AFTER_MARK_SPLIT_RE
+    item = kind[0]
+    split = _AFTER_TUPLE_SPLIT_RE if item == _TUPLE_ITEM_RE.match else _AFTER_MARK_SPLIT_RE
     items = [clean_answer(p) for p in split.split(m.group("rest") or m.group("paren"))]
-    if not items or not all(it and kind(it) for it in items):
+    if not items or not all(it and item(it) for it in items):
         return (), ""
     others = tuple(it for it in items if _key(it) != _key(first))
     return others, ("and" if m.group("sep") in (",", ";") else "or") if others else ""
