@@ -194,14 +194,14 @@ def test_letter_first_layouts_are_the_look_back_first_ones(name: str, long_way: 
 def test_the_filler_letters_are_every_character_its_first_letters_match() -> None:
     import sys
 
-    first = re.compile(r"[sthfioa]", re.IGNORECASE)
+    first = re.compile(r"[sthfioa=\-\u2192\u21d2]", re.IGNORECASE)  # (the filler words' letters and the arrows')
     matched = "".join(chr(o) for o in range(sys.maxunicode + 1) if first.match(chr(o)))
     assert sorted(matched) == sorted(extract._FILLER_FIRST)
 
 
 def test_the_filler_strip_is_the_patterns_rounds() -> None:
     pieces = ["So", "so,", "Therefore", "thus:", "HENCE", "finally", "in conclusion", "In summary,", "overall", "in total",
-              "answer", "Answer:", "x", "42", " ", "\u017fo", "\u0130n total", "sox", "the"]
+              "answer", "Answer:", "x", "42", " ", "\u017fo", "\u0130n total", "sox", "the", "Answer -", "=>", "\u2192", "-"]
 
     def long_way(line: str) -> str:
         for _ in range(3):

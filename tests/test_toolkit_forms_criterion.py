@@ -379,7 +379,10 @@ def test_operations_in_words_are_read_as_math(answer: str, math) -> None:
 
 
 @pytest.mark.parametrize(("question", "reference", "response", "guard"), [
-    ("Which planet is largest?", "Jupiter", "Saturn, Jupiter", "ambiguous:two_names"),
+    # where no place is asked, two names are two peers whichever comes first (R2.3)
+    ("Which planet is largest?", "Jupiter", "Saturn, Jupiter", "hedge:list_for_single_answer"),
+    ("Which planet is largest?", "Jupiter", "Jupiter, Saturn", "hedge:list_for_single_answer"),
+    ("Which planet is largest?", "Jupiter", "Jupiter, the fifth planet, is the largest.", None),
     ("In which state was he born?", "Virginia", "Norfolk, Virginia", "ambiguous:two_names"),
     ("What is the capital of France?", "Paris", "Paris, France", None),
     ("What is the capital of France?", "Paris, France", "Paris, France", None),

@@ -38,12 +38,14 @@ from verifier_runtime.toolkit.extract import (
     find_boxed,
 )
 from verifier_runtime.toolkit.text import (
+    NAME_PATTERN,
     NEGATED_BELIEF,
     NOT_EQUAL_RE,
     CaseFolded,
     fold_in_place,
     marker_matches,
     parse_bool,
+    plain_noun_phrase,
 )
 
 __all__ = ["Commitment", "commitment_of", "final_commitment", "final_statement", "option_marker", "split_candidates",
@@ -302,12 +304,17 @@ def _self_answered(text: str) -> str | None:
     return w if w and _key(w) == _key(v) else None
 
 
-# "42, I'm fairly sure", "Paris, I believe", "12, if I'm not mistaken": the answer's confidence, after a comma
+# "42, I'm fairly sure", "Paris, I believe", "12, if I'm not mistaken", "42, I'm not sure", "42, maybe":
+# the answer's confidence, after a comma (a doubt about the one value offers no second one)
 _CONFIDENCE_TAIL_RE = re.compile(
-    r"(?<=\S),[ \t]*+(?:(?:i'?m|i[ \t]++am|we'?re)[ \t]++(?:(?:fairly|quite|pretty|very|reasonably|almost|totally|"
-    r"absolutely|completely)[ \t]++)?(?:sure|certain|confident|positive)|i[ \t]++(?:think|believe|reckon|guess)|"
-    r"if[ \t]++i'?m[ \t]++not[ \t]++mistaken|if[ \t]++i[ \t]++recall[ \t]++correctly|for[ \t]++sure)[ \t]*+[.!]?[ \t]*+$",
+    r"(?<=\S),[ \t]*+(?:(?:(?:i'?m|i\u2019m|i[ \t]++am|we'?re)[ \t]++)?(?:not[ \t]++)?(?:(?:fairly|quite|pretty|very|"
+    r"reasonably|almost|totally|absolutely|completely|entirely|100%)[ \t]++)?(?:sure|certain|confident|positive)"
+    r"|(?:i'?m|i\u2019m|i[ \t]++am)[ \t]++(?:unsure|uncertain|guessing)|i[ \t]++(?:think|believe|reckon|guess|suppose)|"
+    r"if[ \t]++i'?m[ \t]++not[ \t]++mistaken|if[ \t]++i[ \t]++recall[ \t]++correctly|for[ \t]++sure"
+    r"|(?:most[ \t]++)?likely|maybe|perhaps|probably|possibly|hopefully|i[ \t]++hope)[ \t]*+[.!]?[ \t]*+$",
     re.IGNORECASE)
+# "42ish", "42-ish": the value, approximately (as "42 or so")
+_ISH_RE = re.compile(r"(?<=\d)-?ish\b", re.IGNORECASE)
 
 
 # "6 * 7 -> 42", "6*7 => 42", "12 + 30 \u2192 42": a computation, an arrow, and what it gives
@@ -532,6 +539,16 @@ _PAREN_ALT_RE = re.compile(r"^(?P<a>.+?)(?<!\s)\s*+\(\s*(?:(?:or(?![\s,]*+(?:equ
                            r"|maybe|possibly|perhaps|alternatively)\b[\s,]*(?P<b>[^()]+)"
                            r"|(?P<c>[-+\u2212$]?\d[^()]{0,40}?)\s+(?:if|when|unless|assuming)\b[^()]*)\)\s*$",
                            re.IGNORECASE)  # "12 (or 13)", "12 apples (13 if you count the rotten one)"
+# "42 (2, 3)", "42 cm (43)", "5 km (6 km)": a number (and its unit), then only other numbers (and their units) in
+# parentheses (no working, no word): values offered beside it (R2.1); the same value again ("42 (42.0)", "5 km
+# (5000 m)") is one candidate
+_PAREN_UNIT = r"(?:[ \t]*+(?:[A-Za-z]{1,6}|%|\u00b0))?"
+_PAREN_NUMBERS_RE = re.compile(r"^(?P<a>[-+\u2212]?\d[\d.,]*+" + _PAREN_UNIT + r")[ \t]*+\([ \t]*+(?P<b>[-+\u2212]?\d[\d.]*+"
+                               + _PAREN_UNIT + r"(?:[ \t]*+[,;][ \t]*+[-+\u2212]?\d[\d.]*+" + _PAREN_UNIT
+                               + r"){0,8})[ \t]*+\)[ \t]*+\.?[ \t]*+$")
+# "carbon dioxide (and oxygen)", "42 (plus 43)": a second item added in parentheses (R2.3)
+_PAREN_ADDED_RE = re.compile(r"^(?P<a>[^()\n]{1,80}?)[ \t]*+\([ \t]*+(?:and|plus|as[ \t]++well[ \t]++as)[ \t]++(?:also[ \t]++)?"
+                             r"(?P<b>[^()\n]{1,40}?)[ \t]*+\)[ \t]*+\.?[ \t]*+$", re.IGNORECASE)
 _SLASH_HEDGE_RE = re.compile(r"^\s*(?P<a>[A-Za-z][A-Za-z]{0,14})\s*/\s*(?P<b>[A-Za-z][A-Za-z]{0,14})\s*$")
 
 
@@ -640,18 +657,19 @@ _PRONOUN_CLAUSE_RE = re.compile(r"^(?:it|he|she|we|i|you)[ \t]++(?:is|was|does|d
 _OR_EQUAL_RE = re.compile(r"\bthan[ \t]++or[ \t]++equal[ \t]++to\b")
 
 
-# a closing remark that commits to nothing: "42? 43? I'm not sure."
+# a closing remark that commits to nothing: "42? 43? I'm not sure.", "5 km? Maybe."
 _DOUBT_TAIL_RE = re.compile(r"^(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:not\s+(?:sure|certain)|unsure|uncertain)\b"
                             r"|^(?:it'?s\s+)?hard\s+to\s+(?:say|tell)\b|^(?:i\s+)?(?:don'?t|do\s+not)\s+know\b|^no\s+idea\b"
-                            r"|^who\s+knows\b|^(?:i\s+)?can'?t\s+(?:decide|tell)\b", re.IGNORECASE)
+                            r"|^who\s+knows\b|^(?:i\s+)?can'?t\s+(?:decide|tell)\b|^(?:maybe|perhaps|possibly)[.!]*+$", re.IGNORECASE)
 
 
 # R2.1: the one answer put as a question ("The final answer is 14?", "\\boxed{14}?", "False?"): asked, not
 # committed. The question mark ends the answer's own text or follows its span at once; after it comes
 # nothing, or a closing remark that commits to nothing ("I'm not sure").
 _ASKED_AT_END_RE = re.compile(r"\?[\s$*_)\]}]*+$")
-# (a reason in parentheses may stand between the answer and its question mark: "\boxed{42} (since 6 x 7 = 42)?")
-_ASKED_AFTER_RE = re.compile(r"^[\s$*_)\]}]*+(?:\([^()\n]{0,80}\)[\s$*_)\]}]*+)?\?(?!\?)")
+# (a reason in parentheses or a clause after a comma may stand between the answer and its question mark:
+# "\boxed{42} (since 6 x 7 = 42)?", "**Silver**, probably?", "\boxed{12}, which is correct?")
+_ASKED_AFTER_RE = re.compile(r"^[\s$*_)\]}]*+(?:\([^()\n]{0,80}\)[\s$*_)\]}]*+|,[^\n?.!;:]{1,80}+)?\?(?!\?)")
 # a full stop after an initial or a title ("G. Bizet?", "St. Petersburg?", "Dr. Who?") ends no sentence
 _SENTENCE_BREAK_RE = re.compile(r"(?<!\b(?-i:[A-Z]))(?<!\b(?:St|Dr|Mr|Ms|Jr|Sr|Mt|vs))(?<!\bMrs)\.(?=\s)|[!;:](?=\s)|\n")
 _ASKED_CHARS = 200
@@ -763,6 +781,14 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
     if paren:
         body = f"{paren.group('a')} or {paren.group('b') or paren.group('c')}"
         hedged = True
+    elif "(" in body and body[:1] in "-+\u22120123456789" and (numbers := _PAREN_NUMBERS_RE.match(body)):
+        body = f"{numbers.group('a')} or {numbers.group('b')}"
+    elif body.rstrip().endswith(")") and ("and" in body or "plus" in body or "as well" in body):
+        added = _PAREN_ADDED_RE.match(body)
+        if added and (plain_noun_phrase(added.group("b")) or _value_like(added.group("b"))):
+            a, b = clean_answer(added.group("a")), clean_answer(added.group("b"))
+            if a and b and _key(a) != _key(b):
+                return (a, b), "and", hedged  # "carbon dioxide (and oxygen)": a second item added
     if "\\" in body:
         body = _LATEX_SPACE_RE.sub(" ", _protect_groups(body)).replace("\\langle", "\u27e8").replace("\\rangle", "\u27e9")
     low = body.lower()
@@ -1042,12 +1068,16 @@ def _commitment(ex: Extracted) -> Commitment:
     if not candidates and ex.method != "boxed" and "," in answer:
         # "It's 42, I'm fairly sure.": a remark on the confidence, no second item (R1.1)
         answer = _CONFIDENCE_TAIL_RE.sub("", answer) or answer
+    if not candidates and ex.method != "boxed" and "ish" in answer:
+        answer = _ISH_RE.sub("", answer)
     if not candidates and ex.method != "boxed" and ("->" in answer or "=>" in answer or "\u2192" in answer
                                                    or "\u21d2" in answer or "\\Rightarrow" in answer):
         arrow = _ARROW_RESULT_RE.match(answer.strip())
-        if (arrow is not None and _WORKED_RE.search(arrow.group("lhs"))
+        if (arrow is not None and (_WORKED_RE.search(arrow.group("lhs")) or _FIRST_NUMBER_RE.fullmatch(arrow.group("lhs").strip()))
                 and not _CHEMICAL_SIDE_RE.match(arrow.group("lhs").strip())):
-            answer = arrow.group("v").strip()  # "6 * 7 -> 42": the working, then what it gives (R1.1)
+            # "6 * 7 -> 42": the working, then what it gives; "72 -> 74": a value, then what it became (R1.1);
+            # not the left side of a chemical equation ("2H2 + O2 -> 2H2O")
+            answer = arrow.group("v").strip()
     if not candidates:
         stated = final_statement(answer) if ex.method != "boxed" else _BOX_NOT_RE.sub("not ", answer, count=1)
         if ex.method == "boxed" and _BOX_NEQ_RE.match(stated):
@@ -1086,8 +1116,14 @@ def _commitment(ex: Extracted) -> Commitment:
             alt = (alternative_offered(first, own) or alternative_offered(first, first)
                    or (alternative_offered(first, ex.tail) if ex.tail else None)
                    or (_marked_after_box(first, ex.tail) if ex.method in _MARKED_METHODS and ex.tail else None))
+            others, after = (_after_mark_others(first, ex.tail) if alt is None and ex.tail and ex.method in ("boxed", "bold")
+                             else ((), ""))
             if alt is not None:
                 items, candidates, joiner, hedged = (first, alt), (first, alt), "or", True
+            elif others:
+                items = candidates = (first, *others)
+                joiner, hedged = after, after == "or"
+                text = (" or " if hedged else ", ").join(items)  # ("**B**, C": the letters, not the bold one alone)
             else:
                 other = restated_other_value(first)
                 if other is not None:  # "42 (about 43)": the restatement gives another value
@@ -1131,6 +1167,58 @@ _LANDED = frozenset({"retraction:last_answer", "negation:affirmed_after"})
 # the answers marked as final: a later mark with another value makes two final answers
 _MARKED_METHODS = frozenset({"boxed", "final_answer", "answer_is", "answer_colon", "bold", "tag"})
 _PICKS = ("answer", "go with", "going with", "stick with", "settle on")
+
+
+# R2.1, R2.3: what goes on right after a box or a bold span closes: a list ("\boxed{72}, 74", "**Jupiter**,
+# Saturn"), another value after a slash ("\boxed{72} / 74") or other numbers in parentheses ("\boxed{72} (74)")
+_AFTER_MARK_ITEMS_RE = re.compile(r"^[ \t$*_)\]}]*+(?:(?P<sep>[,;/])[ \t]*+(?P<rest>[^\n]{1,120}?)|\((?P<paren>[^()\n]{1,60})\))"
+                                  r"[ \t]*+[.!]?[ \t]*+(?:\n|$)")
+_AFTER_MARK_SPLIT_RE = re.compile(r"(?:[ \t]*+[,;]|[ \t]++(?:and|or)(?=[ \t]))[ \t]*+")
+_NUMBER_ITEM_RE = re.compile(r"^[-+\u2212]?\$?\d[\d.,]*+(?:[ \t]*+(?:[A-Za-z%\u00b0]{1,8}|\\%|\^\{?\\circ\}?))?$")
+_LABELLED_ITEM_RE = re.compile(r"^[A-Za-z](?:_\{?\w{1,3}\}?)?[ \t]*+=[ \t]*+[-+\u2212]?[\w.\\{}/^]{1,30}$")  # "x = 4"
+_TUPLE_ITEM_RE = re.compile(r"^\([^()\n]{1,40}\)$")  # "(2, 1)"
+_AFTER_TUPLE_SPLIT_RE = re.compile(r"(?:(?<=\))|(?<=\)\$))[ \t]*+(?:[,;]|and|or)[ \t]*+")  # (a tuple's own commas stay)
+_NAME_ITEM_RE = re.compile(r"^" + NAME_PATTERN + r"$")
+_LETTER_ITEM_RE = re.compile(r"^\(?[A-J]\)?$")  # an option letter: "\\boxed{B} (C)" offers option C too
+# a short formula: single-letter unknowns, digits, operators and LaTeX commands ("x-1", "\\frac{x}{2}"), with an
+# operator, and no relation ("x \\neq 1" after a box is a condition, no second answer) and no word
+_MATH_ITEM_RE = re.compile(r"^(?=[^=<>\u2260\u2264\u2265]*+$)(?!.*\\(?:neq|ne|le|ge|leq|geq|lt|gt|in|notin)(?![A-Za-z]))"
+                           r"(?=.*[-+*/^\\])(?:\\[A-Za-z]++|[A-Za-z](?![A-Za-z])|[\d+\-*/^().{}_ \t])++$")
+
+
+def _boolean_item(text: str) -> bool:
+    return len(text) <= 12 and parse_bool(text) is not None  # "**Yes**, no": a bare yes or no, no reason
+
+
+# (is the answer of this kind, is an item of this kind, may the items stand in parentheses), in the order
+# they are tried: numbers (angles, percentages) after a number, option letters after a letter, labelled values
+# after a labelled value, points after a point, booleans after a boolean, names after a name, nouns after a
+# noun, formulas after a formula
+_ITEM_KINDS = ((_FIRST_NUMBER_RE.match, _NUMBER_ITEM_RE.match, True), (_LETTER_ITEM_RE.match, _LETTER_ITEM_RE.match, True),
+               (_LABELLED_ITEM_RE.match, _LABELLED_ITEM_RE.match, False), (_TUPLE_ITEM_RE.match, _TUPLE_ITEM_RE.match, False),
+               (_boolean_item, _boolean_item, True), (_NAME_ITEM_RE.match, _NAME_ITEM_RE.match, False),
+               (plain_noun_phrase, plain_noun_phrase, False), (_MATH_ITEM_RE.match, _MATH_ITEM_RE.match, False))
+
+
+def _after_mark_others(first: str, tail: str) -> tuple[tuple[str, ...], str]:
+    """(the further values offered right after a box or a bold answer closes, each of the answer's
+    kind (``_ITEM_KINDS``); their joiner: ``"and"`` for a list, ``"or"`` after a slash or in
+    parentheses), or ``((), "")``: a remark ("\\boxed{72}, since 8 x 9 = 72", "**Jupiter**, the gas
+    giant", "\\boxed{72} (8 x 9)") offers nothing; only numbers, letters and booleans count in
+    parentheses (a name there is a gloss: "**Jupiter** (Zeus)")."""
+    m = _AFTER_MARK_ITEMS_RE.match(tail)
+    if m is None:
+        return (), ""
+    kind = next(((item, paren) for is_kind, item, paren in _ITEM_KINDS if is_kind(first)), None)
+    if kind is None or (m.group("paren") is not None and not kind[1]):
+        return (), ""
+    item = kind[0]
+    split = _AFTER_TUPLE_SPLIT_RE if item == _TUPLE_ITEM_RE.match else _AFTER_MARK_SPLIT_RE
+    items = [clean_answer(p) for p in split.split(m.group("rest") or m.group("paren"))]
+    if not items or not all(it and item(it) for it in items):
+        return (), ""
+    others = tuple(it for it in items if _key(it) != _key(first))
+    return others, ("and" if m.group("sep") in (",", ";") else "or") if others else ""
 
 
 def _marked_after_box(first: str, tail: str) -> str | None:

@@ -62,6 +62,9 @@ from verifier_runtime.toolkit.structures import (
     tuple_as_interval,
 )
 from verifier_runtime.toolkit.text import (
+    NAME_PATTERN,
+    NOUN_PHRASE_PATTERN,
+    both_booleans,
     contains_answer,
     contradicting_reply,
     element_aliases,
@@ -69,6 +72,7 @@ from verifier_runtime.toolkit.text import (
     normalize_text,
     parse_bool,
     parse_identifier,
+    plain_noun_phrase,
     spelling_key,
     text_match,
 )
@@ -78,6 +82,7 @@ from verifier_runtime.toolkit.units import (
     convert_to_base,
     glued_exponents,
     in_unit,
+    metre_second_reading,
     parse_quantity,
     requested_unit_string,
 )
@@ -169,8 +174,10 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
             return "differ:choice_letter_text_disagree"  # a module read the letter alone
         if _rejects_option(a, x) or _rejected(x.answer or a, x) is not None:
             return "negation:only_negated"  # (the whole answer: a module may pass the matched part alone)
-        if _second_of_two_names(x.answer or a, ref):
-            return "ambiguous:two_names"  # "Saturn, Jupiter" for Jupiter: two peers, or a place and its region
+        if parse_bool(ref) is not None and both_booleans(x.answer or a):
+            return "hedge:alternatives"  # "False, True": both answers of a true-or-false question (R6.3)
+        if _second_of_two_names(x.answer or a, ref, x.question or ""):
+            return "ambiguous:two_names"  # "Norfolk, Virginia" for Virginia: two peers, or a place and its region
         bare = _TAG_RE.sub(" ", a) if "<" in a else a  # "<answer>42</answer>": tags, no relation
         if _quantity_conflicts(a, x.cues):
             return "differ:label"  # "pH = 3" where the pOH is asked (R4.2)
@@ -220,7 +227,8 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
 
 
 _RANGE_RE = re.compile(
-    r"^\s*+(?P<lead>(?:(?:approximately|approx\.?|about|around|roughly|somewhere|from|between)\s++)*)"
+    r"^\s*+(?P<lead>(?:(?:approximately|approx\.?|about|around|roughly|somewhere|from|between)\s++"
+    r"|(?:~|\u2248|\\approx|\\sim)[ \t]*+)*)"  # ("~72-74": a tilde before a range is "about")
     r"(?P<a>[-+]?\d[\d,]*(?:\.\d+)?)\s*+(?:%\s*+)?(?P<sep>to|and|through|\u2013|\u2014|-|~|\uff5e|\\sim(?![A-Za-z])|\\text\{\s*to\s*\})\s*+"
     r"(?P<b>[-+]?\d[\d,]*(?:\.\d+)?)\s*+(?:%|[A-Za-z]{1,12})?\s*\.?\s*$", re.IGNORECASE)
 
@@ -264,7 +272,7 @@ def _range_for_one_value(answer: str, ref: str, cues: Cues | None) -> bool:
     return m.group("sep") != "-" or bool(m.group("lead").strip())
 
 
-# R2.1: a bound ("at least 42", "no more than 42", "42 or more", "\\geq 42") states an inequality
+# R2.1: a bound ("at least 42", "no more than 42", "42 or more", "42 max", "\\geq 42") states an inequality
 # about the value, not the value.
 _NUM = r"[-+\u2212]?\d[\d,]*+(?:\.\d+)?"
 _BOUND_WORDS = (r"nearly|almost|just\s+(?:under|over|below|above)|at\s+least|at\s+most|(?:(?:no|not)\s+)?(?:more|less|fewer|greater|larger|smaller|higher|lower)\s+than"
@@ -276,7 +284,8 @@ _TAG_RE = re.compile(r"<[A-Za-z/][^<>\n]{0,30}>")
 _TAG_BEFORE_RE = re.compile(_TAG_RE.pattern + r"\s*+$")  # "<answer>42": a tag, no relation
 _RELATION_BEFORE_RE = re.compile(_RELATION_SIGN + r"[\s$({~]*+$")
 _BOUND_AFTER_RE = re.compile(r"^[\s$)}]*+(?:%\s*+)?(?:[A-Za-z/^\d]{1,12}(?=[\s,]))?[\s,]*+(?:(?:or|if\s+not)\s+(?:even\s+)?(?:more|less|fewer|greater|higher|lower"
-                             r"|above|below|over|under|so)|and\s+(?:up|above|over|higher)\b|at\s+(?:least|most)|or\s+(?:above|below|beyond))\b",
+                             r"|above|below|over|under|so)|and\s+(?:up|above|over|higher)\b|at\s+(?:the\s+)?(?:least|most)|or\s+(?:above|below|beyond)"
+                             r"|max(?:imum)?|minimum|tops)\b",  # ("5 min" is minutes)
                              re.IGNORECASE)
 # "(?<![\w.])" + _NUM, with the first character first and the look back after it (the engine scans
 # for the characters a number starts with instead of trying every position)
@@ -484,19 +493,20 @@ def _listed_with_others(x: Any, answer: str) -> bool:
     return any(_has_peer(answer, alias, x.question or "") for alias in reference_aliases(ref, x.question or "")[:4])
 
 
-_TWO_NAMES_RE = re.compile(r"^(?P<a>(?-i:[A-Z])[^\s,;]*+(?:[ \t]++(?-i:[A-Z])[^\s,;]*+){0,3}),[ \t]++"
-                           r"(?P<b>(?-i:[A-Z])[^\s,;]*+(?:[ \t]++(?-i:[A-Z])[^\s,;]*+){0,3})[ \t]*+[.!]?$")
+_TWO_NAMES_RE = re.compile(r"^(?P<a>" + NAME_PATTERN + r")[ \t]*+(?P<sep>[,;])[ \t]++(?P<b>" + NAME_PATTERN
+                           + r")[ \t]*+[.!]?$")
 
 
-def _second_of_two_names(answer: str, ref: str) -> bool:
-    """R2.3: the answer is two capitalised names joined by a comma, and the reference is the second
-    alone: "Saturn, Jupiter" for Jupiter lists two peers, "Norfolk, Virginia" for Virginia names a
-    place and its region; only a judge can tell them apart, so no module passes it (a reference
-    that is the first name, "Paris, France" for Paris, is the usual apposition and stays)."""
-    if "," not in answer or len(answer) > 80:
+def _second_of_two_names(answer: str, ref: str, question: str) -> bool:
+    """R2.3: the answer is two capitalised names joined by a comma, the question asks for a place,
+    and the reference is the second name alone: "Norfolk, Virginia" for Virginia names a place and
+    its region, or two peers; only a judge can tell them apart, so no module passes it (a reference
+    that is the first name, "Paris, France" for Paris, is the usual apposition and stays; where no
+    place is asked, two names are a list: ``_two_peer_names``)."""
+    if "," not in answer or len(answer) > 80 or not _PLACE_ASKED_RE.search(question):
         return False
     m = _TWO_NAMES_RE.match(answer.strip())
-    if m is None:
+    if m is None or m.group("sep") != ",":
         return False
     r = normalize_text(ref)
     first, second = normalize_text(m.group("a")), normalize_text(m.group("b").rstrip(".!"))
@@ -916,8 +926,22 @@ def temperature_letter_commitment(c: Any, x: Any) -> Any:
     return replace(c, answer=new, candidates=(new,), items=(new,))
 
 
+def place_region_commitment(c: Any, x: Any) -> Any:
+    """R2.3: a name list of two read after a box or a bold answer ("**Newport Beach**, California") is
+    the place and its region where the question asks for a place (as "Newport Beach, California"
+    written plainly is): the answer is the place. ``c`` unchanged otherwise."""
+    if c is None or c.joiner != "and" or len(c.candidates) != 2 or x.answer_info is None or x.answer_info.method not in (
+            "boxed", "bold") or not _PLACE_ASKED_RE.search(x.question or ""):
+        return c
+    m = _TWO_NAMES_RE.match(", ".join(c.candidates))
+    if m is None or m.group("sep") != "," or (x.cues is not None and x.cues.several):
+        return c
+    first = c.candidates[0]
+    return replace(c, answer=first, candidates=(first,), joiner="single", items=(first,), text=first)
+
+
 _QUESTION_READINGS = (mixed_number_commitment, comma_list_commitment, worked_parenthesis_commitment,
-                      temperature_letter_commitment)
+                      temperature_letter_commitment, place_region_commitment)
 
 
 # ----------------------------------------------------------------------------- the procedure
@@ -949,6 +973,8 @@ def _judge(x: Any) -> Judgment:
             return replied
         return Judgment(False, _no_answer_reason(x, c, info))
     cues = x.cues
+    if not c.several and parse_bool(ref) is not None and both_booleans(c.text or c.answer):
+        return Judgment(False, "hedge:alternatives")  # "Yes, but also no": both answers offered (R6.3)
     # options matter only where a letter is in play (the reference or the answer names one)
     options = x.options if _is_letter(ref) or _STANDALONE_LETTER_RE.search(c.text or c.answer or "") else {}
     if options and _echoed(x):
@@ -1375,9 +1401,11 @@ def _dangling(text: str, ref: str = "") -> bool:
     if t[-1].isalpha() and _DANGLING_PHRASE_RE.search(t[-20:]):
         return True  # "The answer is 12, which is": the answer's own sentence cut off
     if t[-1] in "+-":
-        ion = parse_identifier(t.split()[-1])
-        if ion is not None and ion.kind == "chemical_formula" and "^" in ion.text:
-            return False  # "Fe3+", "SO4^2-", "Cl-": an ion's charge, not an operator
+        words = t.split()
+        for k in (1, 2)[: len(words)]:  # "SO4 2-": the charge may stand apart from its formula
+            ion = parse_identifier(" ".join(words[-k:]))
+            if ion is not None and ion.kind == "chemical_formula" and "^" in ion.text:
+                return False  # "Fe3+", "SO4^2-", "Cl-": an ion's charge, not an operator
     return t[-1] in _DANGLING_END or bool(_DANGLING_RE.search(t[-12:]))
 
 
@@ -2215,6 +2243,11 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
     if mod and "mod" not in r_text:
         a_text = mod.group("e")  # "4 \\pmod 7" for the remainder 4: the residue, its modulus named (R4.1)
     pr = parse_answer(r_text)
+    if pr is not None and pr.kind in ("text", "expression") and ("2" in r_text or "3" in r_text):
+        glued = glued_exponents(r_text)  # a reference "5 cm3" is 5 cm^3 (R4.5), not the product 5*c*m*3
+        pg = parse_answer(glued) if glued != r_text else None
+        if pg is not None and pg.kind == "quantity":
+            pr, r_text = pg, glued
     if pr is None or pr.kind == "text":
         return None  # a text reference: the text rules decide (no answer parse needed)
     if pr.kind == "quantity" and ("2" in a_text or "3" in a_text):
@@ -2640,7 +2673,12 @@ def _quantities(pa: Answer, pr: Answer, cues: Cues | None, x: Any) -> Judgment |
     qr = pr.value if pr.kind == "quantity" else None
     if qa is not None and qr is not None:
         if qa.dimensionality != qr.dimensionality:
-            return Judgment(False, "differ:dimension")
+            # "5 ms^-1" for 5 m/s: metres per second, unless the millisecond reading matches
+            qa = (metre_second_reading(qa) if qr.dimensionality == "[length] / [time]" or "[time] ** 2" in qr.dimensionality
+                  else None) or qa
+            qr = (metre_second_reading(qr) if "[length]" in qa.dimensionality else None) or qr
+            if qa.dimensionality != qr.dimensionality:
+                return Judgment(False, "differ:dimension")
         return _quantity_match(qa, qr, _magnitude_number(qr), cues)
     if qr is not None and pa.kind == "number":
         # R5.2: a bare number is read in the requested unit, else in the reference's unit
@@ -2804,8 +2842,9 @@ def _magnitudes(a: float, r: float, nr: Number | None, q_from: Quantity | None, 
 
 
 # ----------------------------------------------------------------------------- text
-# Peers are joined by "and", "or", "&" (a comma alone is more often an apposition: "Paris, France")
-_PEER_SPLIT_RE = re.compile(r"(?<!\s)\s*+(?:,\s*+and\s+|,\s*+or\s+|(?<=\s)and\s+|(?<=\s)or\s+|&|(?<=\s)\|(?=\s))\s*",
+# Peers are joined by "and", "or", "&", a spaced bar or slash ("Fleming / Florey"; a comma alone is more often an
+# apposition: "Paris, France")
+_PEER_SPLIT_RE = re.compile(r"(?<!\s)\s*+(?:,\s*+and\s+|,\s*+or\s+|(?<=\s)and\s+|(?<=\s)or\s+|&|(?<=\s)[|/](?=\s))\s*",
                             re.IGNORECASE)
 # "Top candidates: 12, 14": a label before a list is no item of it
 _LIST_LABEL_RE = re.compile(r"^[A-Za-z][A-Za-z ]{0,30}:\s++(?=\S)")
@@ -3213,6 +3252,8 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
         for alias in aliases:
             if loose and abs(len(alias) - len(answer)) <= 8 and loose == _loose(alias):
                 return Judgment(True, "equal:text")  # "Washington DC" for "Washington, D.C."
+        if x is not None and x.question and _without_asked_class(answer, ref, x.question):
+            return Judgment(True, "equal:text")  # "the Pacific" for Pacific Ocean, the question asking which ocean
     words = len(answer.split())
     question = x.question if x is not None else ""
     if words <= _MAX_SHORT_ANSWER_WORDS:
@@ -3461,6 +3502,62 @@ _REF_TOKEN = "\u2063REF\u2063"  # stands for the reference inside an answer spli
 _NUMERIC_START_RE = re.compile(r"[-+\u2212]?\$?\d")
 
 
+# a sentence's predicate after a comma clause: "Jupiter, the fifth planet, is the largest"
+_PREDICATE_RE = re.compile(r"^(?:is|are|was|were|has|have|had|remains|became|becomes)\b")
+# R2.3: the question asks for a place that lies in a larger one, so a second name after a comma may be
+# its region ("Paris, France"); where it asks for a state or a country, a second name is as often a peer
+# ("Alaska, Texas" to "Which state is largest?") and the two are a list
+_PLACE_ASKED_RE = re.compile(r"\bwhere\b|\b(?:city|cities|towns?|villages?|capital|count(?:y|ies)|provinces?|regions?"
+                             r"|islands?|parish|borough|locat(?:ed|ion)|birthplace|hometown|born|headquarter(?:ed|s)?"
+                             r"|venue|district|municipality|suburb|neighbou?rhood|address)\b", re.IGNORECASE)
+
+
+# two plain noun phrases of up to three words joined by one comma or semicolon ("carbon dioxide, oxygen")
+_TWO_NOUNS_RE = re.compile(r"^(?P<a>" + NOUN_PHRASE_PATTERN + r")[ \t]*+(?P<sep>[,;])[ \t]++(?P<b>" + NOUN_PHRASE_PATTERN
+                           + r")[ \t]*+[.!]?$")
+
+
+def _common_noun(text: str) -> bool:
+    """A plain noun phrase whose words after the first are lower case ("carbon dioxide", "Oxygen"); a name
+    ("Alexander Fleming") is none, so "Alexander Fleming, Scottish physician" names and describes one man."""
+    return plain_noun_phrase(text) and all(w.islower() for w in text.split()[1:])
+
+
+def _two_peer_names(text: str, question: str) -> bool:
+    """R2.3: two capitalised names joined by one comma ("Jupiter, Saturn") where the question asks
+    for no place: two peers, not a place and its region ("Paris, France" answers "What is the
+    capital of France?"). A symbol or an abbreviation beside a name ("Iron, Fe") names it again; a
+    semicolon joins two peers whatever is asked. Two lower-case nouns ("carbon dioxide, oxygen") are
+    peers the same way, unless the second opens a description or a remark ("water, a liquid",
+    "oxygen, mostly")."""
+    t = text.strip()
+    m = _TWO_NAMES_RE.match(t)
+    if m is None:
+        m = _TWO_NOUNS_RE.match(t)
+        if m is None or not all(_common_noun(g.strip()) for g in (m.group("a"), m.group("b"))):
+            return False
+    if m.group("sep") == "," and _PLACE_ASKED_RE.search(question):
+        return False  # (a semicolon is never an apposition: "Jupiter; Saturn")
+    # a symbol or an abbreviation names the other again ("Iron, Fe", "Alaska, USA"); "red" is a word
+    return not any(len(g) <= 3 and not g.islower() for g in (m.group("a").strip(), m.group("b").strip().rstrip(".!")))
+
+
+def _without_asked_class(answer: str, ref: str, question: str) -> bool:
+    """R6.4: the answer is the reference's name without its class word, where the question names the
+    class: "the Pacific" for Pacific Ocean to "Which ocean is largest?", "Superior" for Lake Superior
+    to "Which lake ...". The name left must be a capitalised word of four letters or more."""
+    words = ref.split()
+    if not 2 <= len(words) <= 4 or len(answer) > 60 or len(ref) > 60:
+        return False
+    q = normalize_text(question).split()
+    for kept, dropped in ((words[:-1], words[-1]), (words[1:], words[0])):
+        name = " ".join(kept)
+        if (dropped.lower() in q and dropped[:1].isupper() and name[:1].isupper() and len(name) >= 4
+                and text_match(answer, name)):
+            return True
+    return False
+
+
 def _has_peer(answer: str, alias: str, question: str) -> bool:
     """R2.3 for prose: "Paris and Lyon" offers a second answer beside the reference."""
     text = answer.strip().rstrip(".")
@@ -3477,11 +3574,15 @@ def _has_peer(answer: str, alias: str, question: str) -> bool:
         text = text[label.end():]
     joined = [p for p in _PEER_SPLIT_RE.split(text) if p and p.strip()]
     parts = [q for p in joined for q in _LIST_COMMA_SPLIT_RE.split(p) if q and q.strip()]
+    if len(parts) > 2 and _PREDICATE_RE.match(parts[-1]):
+        parts = parts[:-1]  # "Jupiter, the fifth planet, is the largest": a sentence, its predicate no item
     # one comma is an apposition ("Paris, France"); "and"/"or", or three items in a row, make a
-    # list, and so do two quantities ("42 apples, 43 pears" for the number 42)
-    if len(joined) < 2 and len(parts) < 3 and not (
-            len(parts) == 2 and "(" not in text and _NUMERIC_START_RE.match(alias)
-            and all(_NUMERIC_START_RE.match(p.strip().replace(_REF_TOKEN, alias)) for p in parts)):
+    # list, and so do two quantities ("42 apples, 43 pears" for the number 42) and two names where
+    # no place is asked ("Jupiter, Saturn" for "Which planet is largest?", R2.3)
+    if len(joined) < 2 and len(parts) < 3 and not (len(parts) == 2 and "(" not in text and (
+            _NUMERIC_START_RE.match(alias)
+            and all(_NUMERIC_START_RE.match(p.strip().replace(_REF_TOKEN, alias)) for p in parts)
+            or _two_peer_names(answer.strip().rstrip("."), question))):
         return False
     na = normalize_text(alias)
     # the reference is one item ("Smell" in "ISO 3166-1, Smell (disambiguation), Bill Haley")

@@ -481,11 +481,13 @@ _OPTION_B_LINE_RE = re.compile(r"^[ \t]*(?:\*\*)?B[ \t]*[:：]", re.MULTILINE)
 _HASH_RE = re.compile(r"^[ \t]*####[ \t]*([^\n]*)$", re.MULTILINE)
 _BOLD_RE = re.compile(r"\*\*([^*\n]+)\*\*")
 _LEAD_FILLER_RE = re.compile(
-    r"^(?:so|therefore|thus|hence|finally|in\s+conclusion|in\s+summary|overall|in\s+total|answer)\b[ \t]*[,:]?[ \t]*",
+    r"^(?:(?:so|therefore|thus|hence|finally|in\s+conclusion|in\s+summary|overall|in\s+total|answer)\b"
+    r"(?:[ \t]*+[,:]|[ \t]++[-\u2013\u2014](?=[ \t]))?[ \t]*"  # ("Answer - 72": a spaced dash separates, no minus sign)
+    r"|(?:=>|->|\u2192|\u21d2)[ \t]*+(?=\S))",  # ("=> 72" with nothing before the arrow: "so 72", no bound)
     re.IGNORECASE,
 )
-# every character the filler pattern's first letters (s, t, h, f, i, o, a) match case-insensitively
-_FILLER_FIRST = "sStThHfFiIoOaA\u017f\u0130\u0131"
+# every character the filler pattern's first letters (s, t, h, f, i, o, a; and the arrows) match case-insensitively
+_FILLER_FIRST = "sStThHfFiIoOaA\u017f\u0130\u0131=-\u2192\u21d2"
 _SENTENCE_END_RE = re.compile(r"\.\s+(?=[A-Z])")
 _SEP_LEAD = " \t:：="
 _ANS_LEAD_RE = re.compile(r"(?<!\s)\s*+(?:Ans|Answer)\b", re.IGNORECASE)
@@ -909,6 +911,13 @@ def _extract(text: str, *, reference: bool) -> _Found:
     end = len(text)
     if not stripped or (unclosed_box and not reference):
         return None, "none", [], unclosed_box, end, ()  # a response cut inside \boxed{ has no usable answer
+    if not reference and multiline:
+        # "Answer: 42\nDone.": a closing line that states nothing leaves the line before it the last
+        signed = _without_sign_off(stripped)
+        if signed != stripped:
+            stripped = signed
+            text = text[: text.find(stripped) + len(stripped)]
+            multiline = "\n" in stripped
     if not reference and (":" in stripped or "\uff1a" in stripped):
         inline, inline_end = _inline_answer_colon(text)
         if inline:  # "We get 42. Answer: 41": the answer line written after a sentence, in the same line
@@ -930,6 +939,22 @@ def _extract(text: str, *, reference: bool) -> _Found:
         if ans:
             return ans, "last_line", [ans], unclosed_box, end, ()
     return None, "none", [], unclosed_box, end, ()
+
+
+# a closing line that states no answer: "Done.", "Hope this helps!", "QED", "\u220e"
+_SIGN_OFF_RE = re.compile(r"\n[ \t*_]*+(?:done|that'?s[ \t]++it|that[ \t]++is[ \t]++all|(?:i[ \t]++)?hope[ \t]++(?:this|that|it)"
+                          r"[ \t]++helps|good[ \t]++luck|cheers|thanks|thank[ \t]++you|q\.?e\.?d\.?|\u220e|\u25a1|\\blacksquare"
+                          r"|\$\\blacksquare\$|end)[ \t]*+[.!]*+[ \t*_]*+$", re.IGNORECASE)
+
+
+def _without_sign_off(text: str) -> str:
+    """``text`` (stripped, several lines) without closing lines that state nothing (``_SIGN_OFF_RE``)."""
+    for _ in range(3):
+        m = _SIGN_OFF_RE.search(text, max(0, len(text) - 60))
+        if m is None:
+            break
+        text = text[: m.start()].rstrip()
+    return text
 
 
 # "We get 42. Answer: 41": an answer mark after a sentence's end, inside a line

@@ -429,7 +429,8 @@ def _scientific(n: Number) -> bool:
 
 def _interval_notation(answer: str) -> bool:
     t = answer.strip().strip("$")
-    if re.search(r"<|>|\\le|\\ge|\\lt|\\gt|\u2264|\u2265|\\mid|:", t):
+    # (a relation command whole: "\\left[0, 4\\right)" is an interval, its "\\le" no relation)
+    if re.search(r"<|>|\\(?:le|ge|lt|gt)(?:q|qq|slant)?(?![A-Za-z])|\\(?:leqslant|geqslant)|\u2264|\u2265|\\mid|:", t):
         return False
     return parse_interval_set(answer) is not None or t in ("\\emptyset", "\\varnothing", "\u2205")
 

@@ -121,9 +121,15 @@ _OPEN = "([{\u27e8"
 _CLOSE = ")]}\u27e9"
 
 
+# LaTeX spacing commands: "(1,\\,2)" spaces its items, and the comma of "\\," separates none
+_SPACING_CMD_RE = re.compile(r"(?<!\\)\\(?:[,;:!]|[ ](?=\S))")  # a row break (two backslashes) stays
+
+
 def _prep(s: str) -> str:
     s = s.replace("\\langle", "\u27e8").replace("\\rangle", "\u27e9")
     s = _SIZING_CMD_RE.sub("", s)
+    if "\\" in s:
+        s = _SPACING_CMD_RE.sub(" ", s)
     s = s.replace("\\lbrace", "\\{").replace("\\rbrace", "\\}")
     return s.strip()
 

@@ -308,6 +308,30 @@ def _is_word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
+# ---------------------------------------------------------------- names
+#: a proper name of one to four capitalised words, lower-case particles between them allowed
+#: ("Jupiter", "Newport Beach", "Leonardo da Vinci", "Ludwig van Beethoven"); no comma or semicolon
+NAME_PATTERN = (r"(?-i:[A-Z])[^\s,;]*+(?:[ \t]++(?:(?:da|de|di|del|della|van|von|der|den|du|le|la|dos|das|bin|ibn)"
+                r"[ \t]++)?(?-i:[A-Z])[^\s,;]*+){0,3}")
+
+#: a plain noun phrase of one to three words ("carbon dioxide", "oxygen")
+NOUN_PHRASE_PATTERN = r"[A-Za-z][A-Za-z'-]*+(?:[ \t]++[A-Za-z][A-Za-z'-]*+){0,2}"
+#: words that open a clause, a description or a remark after a comma, not a second noun ("water, a
+#: liquid", "oxygen, which ...", "CO2, of course")
+NOT_NOUN_WORDS = frozenset(
+    "a an the which that who whose where when its their his her our my your it this these those also i.e e.g namely "
+    "not so since because as from in of for with by to and or but yes no i we you he she they there here is are was "
+    "were has have had be being very quite really".split())
+
+
+def plain_noun_phrase(text: str) -> bool:
+    """``text`` is a noun phrase of up to three words that opens no clause or remark (no word of
+    :data:`NOT_NOUN_WORDS` first, no adverb in -ly): "oxygen", "carbon dioxide"; not "a gas", "mostly"."""
+    words = text.split()
+    return (bool(words) and len(words) <= 3 and words[0].lower() not in NOT_NOUN_WORDS
+            and not any(w.lower().endswith("ly") for w in words) and bool(re.fullmatch(NOUN_PHRASE_PATTERN, text)))
+
+
 # ---------------------------------------------------------------- booleans
 _TRUE_WORDS = frozenset({"yes", "true", "correct", "right", "y", "yep", "yup", "yeah"})
 _FALSE_WORDS = frozenset({"no", "false", "incorrect", "wrong", "n", "nope", "nah"})
@@ -366,6 +390,24 @@ def parse_bool(s: str) -> bool | None:
         if reply is not None and (reply.group("neg") is None) != value:
             return None  # "Yes, they are not.", "No, it is.": the reply says the opposite of its yes or no
     return value
+
+
+# R6.3: both booleans offered as items: "Yes, no", "False, True", "Yes and no", "Yes, but also no", "T/F"
+_BOTH_BOOLEANS_RE = re.compile(
+    r"^[\W_]*+(?P<a>yes|no|true|false|correct|incorrect)[\W_]*?(?:[,;/(]|[ \t](?:and|or|but)\b)[\W_]*+"
+    r"(?:(?:but|also|and|or|maybe|possibly|perhaps|then)[ \t]++)*(?P<b>yes|no|true|false|correct|incorrect)[\W_]*+$",
+    re.IGNORECASE)
+
+
+def both_booleans(s: str) -> bool:
+    """R6.3: ``s`` offers both answers of a yes-no or true-false question as items of its own ("Yes,
+    no", "False, True", "Yes, but also no"); a boolean word inside a clause ("No, it is not true
+    that ...") is none."""
+    text = _as_str(s)
+    if not text or len(text) > 60:
+        return False
+    m = _BOTH_BOOLEANS_RE.match(text)
+    return m is not None and (m.group("a").lower() in _TRUE_WORDS) != (m.group("b").lower() in _TRUE_WORDS)
 
 
 def contradicting_reply(s: str) -> bool:
@@ -576,6 +618,9 @@ def _looks_like_capitalised_word(body: str) -> bool:
     return len(body) >= 3 and body[0].isupper() and body[1:].isalpha() and body[1:].islower()
 
 
+_SPACED_CHARGE_RE = re.compile(r"^(?P<body>[A-Z][A-Za-z0-9_{}()\[\]]{0,30}+)[ \t]++(?P<charge>\d{0,2}[+\-\u2212])$")
+
+
 def _two_words(text: str) -> bool:
     """Two whitespace-separated pieces with letters or digits, and nothing that could remove
     the space between them (a LaTeX space or wrapper, a hydrate dot, a braced subscript):
@@ -624,7 +669,12 @@ def parse_identifier(s: str) -> Identifier | None:
     if text is None or len(text) > 4 * _MAX_IDENTIFIER_CHARS:
         return None
     if _two_words(text):
-        return None
+        spaced = _SPACED_CHARGE_RE.match(text.strip())
+        if spaced is None:
+            return None
+        # "SO4 2-": a formula and its charge, a space between (as SO_4^{2-})
+        ion = parse_identifier(f"{spaced.group('body')}^{{{spaced.group('charge')}}}")
+        return ion if ion is not None and ion.kind == "chemical_formula" else None
     t = _prepare_token(text)
     if not t or len(t) > _MAX_IDENTIFIER_CHARS:
         return None

@@ -207,6 +207,7 @@ _EV_PER_C_RE = re.compile(r"eV/c(?![A-Za-z_])")
 _GLUED_EXPONENT_RE = re.compile(r"(?<![A-Za-z_0-9^.])(?P<u>(?:[kcmdun]|mu)?m|s|ft|yd|mi|in)(?P<e>[23])(?![A-Za-z_0-9.^])")
 
 
+_HYPHEN_EXPONENT_RE = re.compile(r"(?<=[A-Za-z])-(?=[1-3](?![\d.]))")
 #: names the unit registry defines that a math answer means as constants ("4 pi" is 4*pi, not 4 "pi units")
 _MATH_CONSTANT_NAMES = frozenset({"pi", "Pi", "PI"})
 
@@ -218,6 +219,10 @@ def _unit_string(u: str) -> str | None:
         return None
     if "km" in u or "KM" in u or "Km" in u:
         u = _unit_aliases(u)
+    if "-" in u and " " in u:
+        # "m s-1", "kg m-3": a negative power written without its caret, in a product of units ("N-1"
+        # alone is the mathematics N - 1)
+        u = _HYPHEN_EXPONENT_RE.sub("^-", u)
     u = _OP_SPACES_RE.sub(r"\1", u)
     u = _IMPLICIT_PRODUCT_RE.sub("*", u)
     u = u.replace("**", "^")
@@ -252,6 +257,22 @@ def glued_exponents(s: str) -> str:
     if unit == split[1]:
         return s
     return f"{split[0].text} {unit}"
+
+
+# "5 ms^-1", "5 ms⁻¹", "9.8 ms-2", "3 kms^-1": metres (or kilometres) and a negative power of seconds
+# written without a space, as physics texts write m s⁻¹ (pint reads "ms" as the millisecond)
+_GLUED_METRE_SECOND_RE = re.compile(r"(?<![A-Za-z_])(?P<m>k?m)s(?P<e>\^\{?-[1-3]\}?|\^\(-[1-3]\)|\u207b[\u00b9\u00b2\u00b3]|-[1-3])"
+                                    r"(?![\d.])")
+
+
+def metre_second_reading(q: Quantity) -> Quantity | None:
+    """R4.5: ``q`` read with a glued "ms" before a negative power as metres times seconds ("5 ms^-1"
+    -> 5 m/s), or ``None`` where its text has no such unit. The comparison uses it only where the
+    millisecond reading gives the other side's dimension no match."""
+    if len(q.text) > 200 or "ms" not in q.text:
+        return None
+    t = _GLUED_METRE_SECOND_RE.sub(lambda m: f"{m.group('m')} s{m.group('e')}", q.text)
+    return parse_quantity(t) if t != q.text else None
 
 
 def has_unit(s: object) -> bool:
