@@ -274,8 +274,8 @@ def _parse_answer(s: str) -> Answer | None:
         c = parse_collection(t)
         if c is not None:
             return Answer("set" if c.bracket in ("{", "") else "tuple", c, s)
-    if bracketed or _SET_WORDS.search(t) or _INEQ.search(t):
-        iv = parse_interval_set(t)
+    if bracketed or _SET_WORDS.search(t) or _INEQ.search(t) or "\\neq" in t or "\u2260" in t or "!=" in t:
+        iv = parse_interval_set(t)  # ("x \\neq 2": the reals without 2)
         if iv is not None:
             return Answer("interval", iv, s)
     if has_plus_minus(t):

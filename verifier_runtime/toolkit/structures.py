@@ -388,6 +388,8 @@ def _one_interval(t: str) -> Interval | None:
     if len(t) < 5 or t[0] not in "([" or t[-1] not in ")]":
         return _inequality(t)
     parts = split_top_level(t[1:-1], ",")
+    if parts is not None and len(parts) == 1 and ";" in t:
+        parts = split_top_level(t[1:-1], ";")  # "[3; 5]": the bounds apart by a semicolon
     if parts is None or len(parts) != 2:
         return None
     lo, hi = _endpoint(parts[0]), _endpoint(parts[1])
@@ -591,13 +593,34 @@ def _excluded_points(t: str) -> list[Interval] | None:
         base, points = [Interval(-_sympy().oo, _sympy().oo, False, False)], [m.group("v")]
     else:
         m = _SETMINUS_RE.search(t)
-        if m is None or m.start() == 0:
+        if m is None:
+            return _reals_without_interval(t)
+        if m.start() == 0:
             return None
         whole = parse_interval_set(t[: m.start()])
         if whole is None:
             return None
         base, points = list(whole.parts), _split_flat(m.group("points"), ",")
     return _remove_points(base, points)
+
+
+_SETMINUS_INTERVAL_RE = re.compile(r"^(?:\\mathbb\s*+\{?R\}?|\u211d)\s*+(?:\\setminus|\\smallsetminus|\\backslash|-)"
+                                   r"(?![A-Za-z])\s*+(?P<iv>[\[(].{3,80}[\])])$")
+
+
+def _reals_without_interval(t: str) -> list[Interval] | None:
+    """``\\mathbb{R} \\setminus [3, 5]``: the real line without one interval, as the intervals left."""
+    m = _SETMINUS_INTERVAL_RE.match(t.strip())
+    iv = _one_interval(m.group("iv")) if m else None
+    if iv is None:
+        return None
+    sp = _sympy()
+    out = []
+    if iv.lo != -sp.oo:
+        out.append(Interval(-sp.oo, iv.lo, False, not iv.lo_closed))
+    if iv.hi != sp.oo:
+        out.append(Interval(iv.hi, sp.oo, not iv.hi_closed, False))
+    return out or None
 
 
 def _remove_points(base: list[Interval], points: list[str]) -> list[Interval] | None:
