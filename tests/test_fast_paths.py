@@ -298,3 +298,72 @@ def _threaded(start, note, end) -> tuple[list, list]:
     worker.start()
     worker.join()
     return seen, list(end(token))
+
+
+# --------------------------------------------------------------------------- prefixed relatives of a unit
+def _in_other_unit_long_way(a, qr, nr):
+    """``criterion._in_other_unit`` as it was: pint converts the reference to every relative."""
+    import math
+
+    from verifier_runtime.toolkit import criterion
+    from verifier_runtime.toolkit.units import convert, convert_to_base
+
+    if not math.isfinite(a) or not a or not float(qr.magnitude):
+        return False
+    units = set()
+    if " " not in qr.unit:
+        stem = criterion._PREFIX_RE.sub("", qr.unit)
+        units.update(p + stem for p in criterion._OTHER_PREFIXES)
+    units.discard(qr.unit)
+    targets = [convert(qr, u) for u in sorted(units)] + [convert_to_base(qr)]
+    return any(t is not None and float(t.magnitude) and t.unit != qr.unit
+               and criterion._magnitudes(a, float(t.magnitude), nr, qr, t).correct for t in targets)
+
+
+def test_linear_stems_convert_by_the_prefixes_power_of_ten() -> None:
+    """What the shortcut rests on: pint converts each listed unit between any two prefixes by
+    their power of ten, to well within the bound ``_may_match`` allows (1e-12)."""
+    from verifier_runtime.toolkit import criterion
+    from verifier_runtime.toolkit.units import Quantity, convert, parse_quantity
+
+    for stem in sorted(criterion._LINEAR_STEMS):
+        base = parse_quantity(f"7.25 {stem}")
+        assert base is not None and base.unit == stem, stem
+        for p0, p in itertools.product(criterion._PREFIX_EXPONENTS, criterion._OTHER_PREFIXES):
+            q = Quantity(base.magnitude, p0 + stem, base.dimensionality)
+            t = convert(q, p + stem)
+            assert t is not None, (p0, p, stem)
+            x = 7.25 * 10.0 ** (criterion._PREFIX_EXPONENTS[p0] - criterion._PREFIX_EXPONENTS[p])
+            assert abs(float(t.magnitude) - x) <= 1e-13 * abs(x), (p0, p, stem, t.magnitude, x)
+
+
+def test_in_other_unit_with_its_prefix_bound_is_the_long_way() -> None:
+    """The bare number against a reference quantity, near and far from every prefixed relative,
+    at the edges of the reference's precision, for listed and unlisted units."""
+    import random
+
+    from verifier_runtime.toolkit import criterion
+    from verifier_runtime.toolkit.numbers import parse_number
+    from verifier_runtime.toolkit.units import parse_quantity
+
+    rng = random.Random(7)
+    refs = ["3.3 GeV", "1861 K", "0.3 mm", "113 L", "654 nm", "2.50 kg", "8 \\times 10^{8} m", "1.1 \\times 10^{-9} s",
+            "12 J", "4.0 kPa", "193 °F", "25 °C", "5 dB", "3 mi", "2 m/s", "100 mg", "0.05 mol", "7 MHz", "1.5 h"]
+    seen_true = seen_false = 0
+    for text in refs:
+        qr = parse_quantity(text)
+        assert qr is not None, text
+        nr = parse_number(text.split(" ")[0]) if " " in text and "times" not in text else None
+        m = float(qr.magnitude)
+        tol = float(criterion.reference_tolerance(nr)) if nr is not None else 0.0
+        answers = [0.0, float("inf"), m, -m, m * 1.5]
+        for k in range(-12, 13):
+            x = m * 10.0 ** k
+            answers += [x, x * (1 + 1e-10), x * (1 + 2e-9), x * (1 - 1e-9), x + tol * 10.0 ** k, x - tol * 10.0 ** k,
+                        x + tol * 10.0 ** k * (1 + 1e-8), x + tol * 10.0 ** k * 1.01, x * (1 + rng.uniform(-0.05, 0.05))]
+        for a in answers:
+            want = _in_other_unit_long_way(a, qr, nr)
+            assert criterion._in_other_unit(a, qr, nr) == want, (text, a)
+            seen_true += want
+            seen_false += not want
+    assert seen_true > 50 and seen_false > 50

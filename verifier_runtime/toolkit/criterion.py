@@ -2804,6 +2804,19 @@ _PREFIX_RE = re.compile(r"^(?:yotta|zetta|exa|peta|tera|giga|mega|kilo|hecto|dec
                         r"|femto|atto|zepto|yocto)(?=[a-z])")
 
 
+#: The power of ten of each SI prefix (pint defines every one as exactly that power)
+_PREFIX_EXPONENTS = {"": 0, "yotta": 24, "zetta": 21, "exa": 18, "peta": 15, "tera": 12, "giga": 9, "mega": 6,
+                     "kilo": 3, "hecto": 2, "deca": 1, "deci": -1, "centi": -2, "milli": -3, "micro": -6, "nano": -9,
+                     "pico": -12, "femto": -15, "atto": -18, "zepto": -21, "yocto": -24}
+#: Units pint converts by a factor alone (no offset, no logarithm), so that the reference in a
+#: prefixed relative is its magnitude times a power of ten: ``_in_other_unit`` can tell which
+#: relatives are too far from the answer to match without asking pint (a cold conversion is
+#: 0.15-0.3 ms, and the check asks seven). Any other unit is converted by pint for every prefix.
+_LINEAR_STEMS = frozenset(("meter", "gram", "second", "liter", "electron_volt", "joule", "watt", "newton", "pascal",
+                           "volt", "ampere", "kelvin", "mole", "hertz", "coulomb", "farad", "ohm", "tesla", "henry",
+                           "weber", "becquerel", "gray", "sievert", "candela"))
+
+
 def _in_other_unit(a: float, qr: Quantity, nr: Number) -> bool:
     """R5.2: the bare number ``a`` is the reference written in another unit of its dimension, the
     SI base unit or the reference's unit with another SI prefix (``3300`` for 3.3 GeV, in MeV;
@@ -2813,17 +2826,35 @@ def _in_other_unit(a: float, qr: Quantity, nr: Number) -> bool:
     if not math.isfinite(a) or not a or not float(qr.magnitude):
         return False
     units = set()
+    stem, exponent = qr.unit, None
     if " " not in qr.unit:  # one unit, not a product or quotient: its prefixed relatives
-        stem = _PREFIX_RE.sub("", qr.unit)
+        m = _PREFIX_RE.match(qr.unit)
+        stem = qr.unit[m.end():] if m else qr.unit
         units.update(p + stem for p in _OTHER_PREFIXES)
+        if stem in _LINEAR_STEMS:
+            exponent = _PREFIX_EXPONENTS[m.group(0) if m else ""]
     units.discard(qr.unit)
-    targets = [convert(qr, u) for u in sorted(units)] + [convert_to_base(qr)]
+    tol = float(reference_tolerance(nr)) if nr is not None else 0.0
+    targets = [convert(qr, u) for u in sorted(units) if exponent is None or
+               _may_match(a, float(qr.magnitude), 10.0 ** (exponent - _PREFIX_EXPONENTS[u[:-len(stem)]]), tol)]
+    targets.append(convert_to_base(qr))
     for t in targets:
         if t is None or not float(t.magnitude) or t.unit == qr.unit:
             continue
         if _magnitudes(a, float(t.magnitude), nr, qr, t).correct:
             return True
     return False
+
+
+def _may_match(a: float, q: float, factor: float, tol: float) -> bool:
+    """Whether ``a`` may match (``_magnitudes``) the magnitude ``q`` converted by ``factor``, the
+    exact ratio of two prefixes. Pint's converted magnitude ``r`` is ``x = q * factor`` within a
+    few rounding errors (relative 1e-14 at most); a match needs ``|a - r|`` within the larger of
+    1e-9 of the larger magnitude and the reference's tolerance scaled by ``r / q``. This bound
+    doubles both and adds 1e-12 of ``x``, so it is ``False`` only where no match is possible."""
+    x = q * factor
+    bound = max(1e-9 * max(abs(a), abs(x)), tol * abs(factor)) * 1.000001
+    return abs(a - x) <= 2 * bound + 1e-12 * abs(x)
 
 
 def _magnitudes(a: float, r: float, nr: Number | None, q_from: Quantity | None, q_to: Quantity | None) -> Judgment:
