@@ -2405,6 +2405,9 @@ def _in_asked_base(na: Number, nr: Number, question: str) -> Number | None | boo
         return False
 
 
+_BULLET_SIGN_RE = re.compile(r"^[ \t]*+-[ \t]++\d")
+
+
 def compare_numbers(na: Number, nr: Number, cues: Cues | None = None, x: Any = None) -> Judgment:
     """R5.3: what the question asks (decimal places, significant figures), else the
     reference's stated precision (half a unit of its last digit); integers and fractions exact."""
@@ -2415,6 +2418,9 @@ def compare_numbers(na: Number, nr: Number, cues: Cues | None = None, x: Any = N
         na = reading
     if nr.comma_ambiguous and x is not None:
         nr = _comma_reading(nr, x) or nr  # the reference is read by the same convention
+    if na.value and na.value == -nr.value and _BULLET_SIGN_RE.match(na.text):
+        # "- 72" for 72: a Markdown bullet or a minus sign set apart; the writing cannot tell (R4.1)
+        return Judgment(False, "ambiguous:bullet_or_sign")
     if nr.kind == "based" and na.kind == "integer" and x is not None:
         based = _in_asked_base(na, nr, x.question or "")
         if based is False:

@@ -1032,6 +1032,16 @@ def _gaps(text: str, boxes: tuple[tuple[str, int, int], ...]) -> tuple[str, ...]
 _GLUED_SCRIPT_RE = re.compile(r"(?<=[A-Za-z0-9)\]])\$((?:[_^](?:\{[^{}$\n]{1,8}\}|[0-9A-Za-z+\-]))++)\$")
 
 
+def _in_bullet_list(text: str, end: int) -> bool:
+    """The line that ends at ``end`` is an item of a Markdown list: the line before it is another
+    item ("- ...", "* ...", "\u2022 ...") or introduces one (it ends with a colon)."""
+    start = text.rfind("\n", 0, end) + 1
+    if start == 0:
+        return False
+    prev = text[:start - 1].rstrip().rpartition("\n")[2].strip()
+    return prev.endswith(":") or prev.startswith(("- ", "* ", "\u2022 "))
+
+
 def extract_final_answer(response: str, question: str | None = None) -> Extracted:
     """The final answer of a model response.
 
@@ -1061,6 +1071,9 @@ def extract_final_answer(response: str, question: str | None = None) -> Extracte
     if len(text) > RESPONSE_TAIL_CHARS:
         text = text[-RESPONSE_TAIL_CHARS:]
     answer, method, candidates, unclosed_box, end, boxes = _extract(text, reference=False)
+    if answer and answer[:2] in ("- ", "\u2022 ") and _in_bullet_list(text, end):
+        answer = answer[2:].strip()  # "Steps:\n- 6*12 = 72\n- 72": a list item's marker, not a minus sign
+        candidates = [answer]
     if method == "last_line" and question and ":" in answer:
         asked = _asked_label_line(text, question)
         if asked is not None:
