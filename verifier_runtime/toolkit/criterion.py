@@ -63,6 +63,7 @@ from verifier_runtime.toolkit.structures import (
 )
 from verifier_runtime.toolkit.text import (
     NAME_PATTERN,
+    NOT_NOUN_WORDS,
     NOUN_PHRASE_PATTERN,
     both_booleans,
     contains_answer,
@@ -457,7 +458,29 @@ def _not_one_value(answer: str, ref: str, cues: Cues | None, question: str) -> s
         return "hedge:bound"
     if _scaled_reference_number(answer, ref) and not _kelvin_answer(answer, cues, question):
         return "differ:scale"  # "12 million" or "12 dozen" is not 12
+    if ". " in answer and not (cues is not None and cues.several) and _names_as_sentences(answer, ref):
+        return "hedge:list_for_single_answer"  # "Jupiter. Saturn.": two names, each a sentence of its own
     return None
+
+
+_NAME_SENTENCE_RE = re.compile(r"^(?-i:[A-Z])[a-z'-]++(?:[ \t]++(?-i:[A-Z])[a-z'-]++){0,2}$")
+# a one-word sentence that is a remark, not a second name ("Jupiter. Definitely.", "Jupiter. Done.")
+_REMARK_WORDS = frozenset("done thanks cheers end yes no yep nope correct right true false sure exactly indeed "
+                          "certainly absolutely obviously clearly final answer".split())
+
+
+def _names_as_sentences(answer: str, ref: str) -> bool:
+    """R2.3: a short answer of two to four sentences, each a bare capitalised name, one of them the
+    reference and another a different name ("Jupiter. Saturn."): a list where one name is asked."""
+    if len(answer) > 80:
+        return False
+    parts = [p.strip() for p in answer.strip().rstrip(".!").split(". ")]
+    if not 2 <= len(parts) <= 4 or not all(_NAME_SENTENCE_RE.match(p) for p in parts):
+        return False
+    names = [p for p in parts if p.lower() not in _REMARK_WORDS and p.lower() not in NOT_NOUN_WORDS
+             and not p.lower().endswith("ly")]
+    keys = {normalize_text(p) for p in names}
+    return normalize_text(ref) in keys and len(keys) > 1
 
 
 def _last_reference_number(answer: str, ref: str) -> re.Match[str] | None:
@@ -599,6 +622,8 @@ def reference_stated(x: Any, phrase: str, answer: str | None = None) -> bool:
         return False
     if _has_peer(a, phrase, x.question or ""):
         return False
+    if ". " in a and _names_as_sentences(a, phrase) and not (x.cues is not None and x.cues.several):
+        return False  # "Jupiter. Saturn.": a second name in a sentence of its own
     if name_extended(a, phrase):
         return False
     if date_conflicts(a, x.ref or ""):
