@@ -51,6 +51,7 @@ from verifier_runtime.toolkit.numbers import (
     strip_math_delimiters,
 )
 from verifier_runtime.toolkit.structures import (
+    PLUS_MINUS_RE,
     SET_SUBJECT_RE,
     Collection,
     collections_equal,
@@ -1364,7 +1365,6 @@ def _labelled_values(ref: str) -> list[str] | None:
 
 
 _SOLUTION_SPLIT_RE = re.compile(r"\s*+(?:,|;|\bor\b|\band\b|\\text\{\s*(?:or|and)\s*\})\s*+")
-_PM_SIGN_RE = re.compile(r"\\pm|\u00b1")
 
 
 def solution_values(text: str) -> list[str] | None:
@@ -1381,12 +1381,12 @@ def solution_values(text: str) -> list[str] | None:
         labels.add(label)
         if not value:
             return None
-        signs = _PM_SIGN_RE.findall(value)
+        signs = PLUS_MINUS_RE.findall(value)
         if len(signs) > 1:
             return None
         if signs:
-            plus = _PM_SIGN_RE.sub("+", value, count=1).strip()
-            values += [plus[1:].strip() if plus.startswith("+") else plus, _PM_SIGN_RE.sub("-", value, count=1).strip()]
+            plus = PLUS_MINUS_RE.sub("+", value, count=1).strip()
+            values += [plus[1:].strip() if plus.startswith("+") else plus, PLUS_MINUS_RE.sub("-", value, count=1).strip()]
         else:
             values.append(value)
     if len(labels) != 1 or len(values) < 2 or len(values) > 12:

@@ -298,7 +298,7 @@ def parse_collection(s: object, *, _depth: int = 0) -> Collection | None:
 
 # --- plus-minus -----------------------------------------------------------------------------------
 
-_PM = re.compile(r"\\pm(?![A-Za-z])|\u00b1")  # not \\pmod, \\pmb
+PLUS_MINUS_RE = re.compile(r"\\pm(?![A-Za-z])|\u00b1")  # not \\pmod, \\pmb
 _PM_ANY = re.compile(r"\\(?:pm|mp)(?![A-Za-z])|[\u00b1\u2213]")
 
 
@@ -321,9 +321,9 @@ def expand_plus_minus(s: object) -> Collection | None:
         return None
     t = _strip_wrappers(_prep(s))
     t = _ASSIGN_PREFIX_RE.sub("", t)
-    if len(_PM.findall(t)) != 1 or "=" in t or "," in t:
+    if len(PLUS_MINUS_RE.findall(t)) != 1 or "=" in t or "," in t:
         return None
-    plus, minus = _PM.sub("+", t), _PM.sub("-", t)
+    plus, minus = PLUS_MINUS_RE.sub("+", t), PLUS_MINUS_RE.sub("-", t)
     a, b = parse_element(plus.lstrip("+") if plus.lstrip().startswith("+") else plus), parse_element(minus)
     if a is None or b is None or isinstance(a, (Collection, Equation)) or isinstance(b, (Collection, Equation)):
         return None
