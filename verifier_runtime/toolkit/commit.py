@@ -43,6 +43,7 @@ from verifier_runtime.toolkit.text import (
     NOT_EQUAL_RE,
     CaseFolded,
     fold_in_place,
+    french_intervals,
     marker_matches,
     parse_bool,
     plain_noun_phrase,
@@ -372,6 +373,12 @@ _MAX_NEGATED_WORDS = 4
 # "n = 5 is not a solution", "x = 3 is not a root": a value the answer rules out
 _NOT_A_SOLUTION_RE = re.compile(r"^(?P<v>[^\s,;](?:[^,;]{0,38}[^\s,;])?)\s+(?:is|are)\s+not\s+(?:a\s+|an\s+|the\s+)?"
                                 r"(?:valid\s+|real\s+|possible\s+)?(?:solution|root|answer|zero)s?$", re.IGNORECASE)
+# "6 was ruled out", "although 7 is excluded", "x = 2 has been eliminated": another value set aside
+_CONCESSION_LEAD_RE = re.compile(r"^(?:although|though|whereas|while)\s++", re.IGNORECASE)
+_RULED_OUT_RE = re.compile(r"^(?!(?:it|that|this|the\s+answer)\b)"
+                           r"(?P<v>[^\s,;](?:[^,;]{0,38}[^\s,;])?)\s++(?:is|are|was|were|has\s+been|have\s+been|had\s+been|"
+                           r"can\s+be)\s++(?:already\s++|also\s++)?(?:ruled\s+out|excluded|eliminated|rejected|discarded)(?:\s++(?:early|earlier|first|already|at\s+once))?$",
+                           re.IGNORECASE)
 _DOUBTED_PRONOUNS = frozenset({"it", "that", "this", "so", "it though", "that though"})
 # "Paris is incorrect; it is Lyon", "43 would be wrong. 42.", "I doubt it is Paris": a value put forward to be rejected
 _REJECTED_RE = re.compile(
@@ -396,7 +403,7 @@ _AFFIRM_LEAD_RE = re.compile(
     re.IGNORECASE,
 )
 # a full stop ends a clause, but not an initial before a lower-case word ("not A. tennyson")
-_CLAUSE_SPLIT_RE = re.compile(r"(?<!\s)\s*+(?:;|\?\s++(?=(?-i:[A-Z]))|\.\s++(?!(?-i:[a-z]))|(?<!(?<!(?-i:[A-Za-z]))(?-i:[A-Z]))\.\s++|,?\s*+(?<=\s)but\s+|(?<=\s)[\u2014\u2013]\s+|\u2014|,\s++(?=(?:(?:definitely|certainly|surely|clearly)\s+)?not\b|it\b|it'?s\b|but\b|so\b|thus\b|hence\b|therefore\b))\s*",
+_CLAUSE_SPLIT_RE = re.compile(r"(?<!\s)\s*+(?:;|\?\s++(?=(?-i:[A-Z]))|\.\s++(?!(?-i:[a-z]))|(?<!(?<!(?-i:[A-Za-z]))(?-i:[A-Z]))\.\s++|,?\s*+(?<=\s)but\s+|(?<=\s)[\u2014\u2013]\s+|\u2014|,\s++(?=(?:(?:definitely|certainly|surely|clearly)\s+)?not\b|it\b|it'?s\b|but\b|so\b|thus\b|hence\b|therefore\b|although\b|though\b|whereas\b))\s*",
                               re.IGNORECASE)
 # "C (not D)." ending the answer: D negated; not "(not sure ...)", a doubt
 _PAREN_NOT_RE = re.compile(r"(?<=[^\s(])\s*+\(\s*+((?:(?:definitely|certainly|surely)\s+)?not\s+"
@@ -405,6 +412,10 @@ _PAREN_NOT_RE = re.compile(r"(?<=[^\s(])\s*+\(\s*+((?:(?:definitely|certainly|su
 _ANYTHING_BUT_RE = re.compile(r"\b(anything|everything|any\s+(?:value|number|answer))\s+but\b", re.IGNORECASE)
 _NOR_RE = re.compile(r"(?<!\s)\s++nor\s+", re.IGNORECASE)
 _MAX_NEGATION_WORDS = 40
+# a value, then a relation that excludes another: "x = 72 \\neq 74", "72 ≠ 74" (numbers and plain fractions)
+_NE_VALUE = r"[-+\u2212]?(?:\d[\d.,]*+|\\d?frac\{\d++\}\{\d++\})"
+_VALUE_NOT_EQUAL_RE = re.compile(r"^\s*+\$?\s*+(?:[A-Za-z](?:_\{?\w{1,3}\}?)?\s*+=\s*+)?(?P<a>" + _NE_VALUE
+                                 + r")\s*+(?:\\neq?(?![A-Za-z])|!=|\u2260)\s*+(?P<v>" + _NE_VALUE + r")\s*+\$?\s*+\.?\s*+$")
 
 
 def _negations(answer: str) -> tuple[str | None, list[str], str]:
@@ -414,9 +425,13 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
         m = NOT_EQUAL_RE.match(answer)
         if m:
             return None, [clean_answer(m.group("v"))], "negation:only_negated"
+        m = _VALUE_NOT_EQUAL_RE.match(answer)
+        if m:  # "x = 72 \\neq 74", "72 ≠ 74": the value stated, the other excluded (R2.5)
+            return clean_answer(m.group("a")), [clean_answer(m.group("v"))], "negation:affirmed_after"
     if ("not" not in low and "n't" not in low and "never" not in low and "neither" not in low and "wrong" not in low
             and "incorrect" not in low and "doubt" not in low and "n\u2019t" not in low and "unlikely" not in low
-            and "improbable" not in low and "thing" not in low and "any " not in low):
+            and "improbable" not in low and "thing" not in low and "any " not in low and "ruled out" not in low
+            and "exclud" not in low and "eliminat" not in low and "reject" not in low and "discard" not in low):
         return answer, [], ""
     if len(answer.split()) > _MAX_NEGATION_WORDS:
         return answer, [], ""
@@ -433,8 +448,9 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
     negated: list[str] = []
     rejected: list[str] = []
     for clause in clauses:
-        ruled_out = _NOT_A_SOLUTION_RE.match(clause.strip())
-        if ruled_out is not None:  # "n = 5 is not a solution": the value ruled out
+        conceded = _CONCESSION_LEAD_RE.sub("", clause.strip(), count=1) if clause[:1] in "aAtTwW" else clause.strip()
+        ruled_out = _NOT_A_SOLUTION_RE.match(conceded) or _RULED_OUT_RE.match(conceded)
+        if ruled_out is not None:  # "n = 5 is not a solution", "6 was ruled out": the value ruled out
             value = clean_answer(ruled_out.group("v"))
             if value:
                 negated.append(value)
@@ -725,6 +741,11 @@ def _asked_candidates(text: str) -> tuple[str, ...]:
     return distinct if len(distinct) > 1 else ()
 
 
+# an expression in a variable, then after a comma the point it excludes: "x + 1, x \\neq 1", "$\\frac{1}{x}$, $x \\ne 0$"
+_DOMAIN_COMMA_RE = re.compile(r"^(?=[^,]*[a-z])(?![^,]*(?:\\in\b|\u2208))(?P<e>[^,=<>\n\u2260]{1,120}?)\$?\s*+,\s*+\$?\s*+[a-z]\s*+"
+                              r"(?:\\neq?(?![A-Za-z])|\u2260|!=)\s*+[-\d.\\{}a-z]{1,20}+\$?\s*+\.?$")
+
+
 def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[str, ...], str, bool]:
     """``(candidates, joiner, hedged)`` of one final answer text.
 
@@ -736,6 +757,8 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
     A leading "whether A or B," clause and a closing "or so" / "or thereabouts" offer no candidate.
     """
     text = answer.strip()
+    if "]" in text or "[" in text:
+        text = french_intervals(text)  # "]0, 1]": one interval, not the two items "]0" and "1]"
     if "hether" in text or "way" in text or "case" in text or "egardless" in text:
         text = _without_whether_clause(text)  # "whether n is 5 or 8, ...": the cases of a condition
     if " or " in text:
@@ -761,6 +784,8 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
 
         if reals_with_condition(text):
             return (text,), "single", False  # "x \\in \\mathbb{R}, x \\neq 2", "all reals except 2 and 3": one set
+    if ("\\ne" in text or "\u2260" in text or "!=" in text) and _DOMAIN_COMMA_RE.match(text):
+        return (text,), "single", False  # "x + 1, x \\neq 1": an expression and the point it excludes (R4.4)
     if " or " in low and "equal" in low and _OR_EQUAL_RE.search(low) and " or " not in _OR_EQUAL_RE.sub(" ", low):
         return (text,), "single", False  # "x is greater than or equal to 2": one relation, in words (R4.4)
     if (" and " in text or "\\land" in text or "\\wedge" in text) and ("<" in text or ">" in text or "\\" in text):

@@ -53,6 +53,7 @@ from verifier_runtime.toolkit.structures import (
     parse_matrix,
     tuple_as_interval,
 )
+from verifier_runtime.toolkit.text import french_intervals
 from verifier_runtime.toolkit.units import (
     Quantity,
     compare_quantity_to_number,
@@ -237,6 +238,8 @@ _PROSE = re.compile(r"(?<![A-Za-z])[A-Za-z]{2,}+[,;:]?\s++[A-Za-z]{2,}+[,;:]?\s+
 
 def _parse_answer(s: str) -> Answer | None:
     t = _strip(s)
+    if "]" in t or "[" in t:
+        t = french_intervals(t)
     if not t:
         return None
     n = parse_number(t)

@@ -194,6 +194,8 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
                 return "hedge:bound"  # "x > 12" for 12: a relation, not the value (R2.1)
         if _listed_with_others(x, a):
             return "hedge:list_for_single_answer"  # "Joie de vivre, James Ray, 25." for 25
+        if _other_number_first(a, ref):
+            return "ambiguous:several_numbers"  # "There are 12, more than the 14 we expected." (R1.2)
         worded = word_operation(a)
         if worded is not None:
             # "The answer is 7 squared.": a module that read the digits compared 7, not 49 (R4.1)
@@ -239,6 +241,45 @@ _RANGE_RE = re.compile(
 _RANGE_IN_TEXT_RE = re.compile(
     r"(?<![\w.,/^*+=\\-])(?P<a>[-+]?\d[\d,]*+(?:\.\d+)?)\s*+(?:%\s*+)?(?:to|through|\u2013|\u2014|~|\uff5e|\\sim(?![A-Za-z]))\s*+"
     r"(?P<b>[-+]?\d[\d,]*+(?:\.\d+)?)(?![\d.,]*\d)", re.IGNORECASE)
+
+
+# R2.1: a quantity restated in parentheses in another unit: "5 km (about 3.1 miles)", "2 kg (2000 g)"
+_RESTATED_QTY_RE = re.compile(
+    r"(?<![\w.,])(?P<an>\d[\d,]*+(?:\.\d++)?+)\s*+(?P<au>[A-Za-z\u00b0\u00b5\u03bc][A-Za-z/^\d\u00b2\u00b3-]{0,14}+)"
+    r"(?:\s++(?:away|long|wide|high|tall|deep|thick|across|in\s+all|in\s+total|total))?\s*+\(\s*+(?:(?P<approx>about|approximately|approx\.?|roughly|around|nearly|almost|\u2248|~)\s*+"
+    r"|(?:or|i\.e\.,?|that\s+is|=)\s*+)?"
+    r"(?P<bn>\d[\d,]*+(?:\.\d++)?+)\s*+(?P<bu>[A-Za-z\u00b0\u00b5\u03bc][A-Za-z/^\d\u00b2\u00b3-]{0,14}+(?:\s++per\s++[A-Za-z]{1,12})?)\s*+\)",
+    re.IGNORECASE)
+
+
+def _half_unit(digits: str, rounded: bool) -> float:
+    """Half a unit of the last digit of ``digits`` ("3.1": 0.05; "2000": 0.5), or of its last
+    non-zero digit when the number is said to be rounded ("about 2000": 500)."""
+    digits = digits.replace(",", "")
+    if "." in digits:
+        return 0.5 * 10.0 ** -len(digits.split(".", 1)[1])
+    zeros = len(digits) - len(digits.rstrip("0")) if rounded else 0
+    return 0.5 * 10.0 ** min(zeros, len(digits) - 1)
+
+
+def restated_quantity_disagrees(answer: str) -> bool:
+    """R2.1: the answer restates a quantity in parentheses in another unit of the same dimension
+    and the two do not agree within the restatement's written precision ("5 km (about 4 miles)",
+    "2 kg (3000 g)"): two values, not one value said twice ("5 km (about 3.1 miles)" is one)."""
+    if "(" not in answer or len(answer) > 2000:
+        return False
+    for m in _RESTATED_QTY_RE.finditer(answer):
+        qa = parse_quantity(m.group("an") + " " + m.group("au"))
+        qb = parse_quantity(m.group("bn") + " " + m.group("bu"))
+        if qa is None or qb is None or qa.dimensionality != qb.dimensionality or qa.dimensionality == "dimensionless":
+            continue
+        conv = convert(qa, qb.unit) if qa.unit != qb.unit else qa
+        if conv is None:
+            continue
+        b = float(qb.magnitude)
+        if abs(float(conv.magnitude) - b) > _half_unit(m.group("bn"), bool(m.group("approx"))) + 1e-9 * max(abs(b), 1.0):
+            return True
+    return False
 
 
 _FROM_BEFORE_RE = re.compile(r"\b(?:from|by)\s++(?:\S++\s++)?$", re.IGNORECASE)
@@ -515,6 +556,34 @@ def _listed_with_others(x: Any, answer: str) -> bool:
     if not ref or "," not in answer or len(answer) > 300 or several_allowed(x) or parse_bool(ref) is not None:
         return False  # "Yes, zero is even, since ...": a boolean with its reason is no list
     return any(_has_peer(answer, alias, x.question or "") for alias in reference_aliases(ref, x.question or "")[:4])
+
+
+# R1.2: a sentence that opens with one number, set off by a comma, and names the reference's number after it
+# ("There are 12, more than the 14 we expected."): the first is what it answers, the other is context; a
+# module that read the later one compared the wrong number. A year or a day of a date opening the sentence
+# ("as of 2021, ...", "On July 4, 1960, ...") is context itself.
+_PROSE_NUMBER_RE = re.compile(r"(?<![\w.^_{\\])(?:\d{1,3}(?:,\d{3})++(?!\d)|\d++)(?:\.\d++)?+(?![\w^])")
+_COMMA_WORD_RE = re.compile(r",\s++[A-Za-z]")
+_MONTH_BEFORE_RE = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*+$", re.IGNORECASE)
+
+
+def _other_number_first(answer: str, ref: str) -> bool:
+    if len(answer) > 300 or "," not in answer:
+        return False
+    nr = parse_number(ref)
+    if nr is None or (nr.kind == "integer" and 1000 <= nr.value <= 2999 and len(ref.strip()) == 4):
+        return False  # a year: a sentence of dates and counts ("in Season 5, which began in 1994") says when
+    found = list(_PROSE_NUMBER_RE.finditer(answer))
+    if len(found) < 2 or not _COMMA_WORD_RE.match(answer, found[0].end()):
+        return False
+    first = found[0].group(0).replace(",", "")
+    if (len(first) == 4 and first.isdigit() and 1000 <= int(first) <= 2999) \
+            or _MONTH_BEFORE_RE.search(answer, max(0, found[0].start() - 12), found[0].start()):
+        return False
+    n1 = parse_number(first)
+    if n1 is None or n1.value == nr.value:
+        return False
+    return any((n := parse_number(m.group(0).replace(",", ""))) is not None and n.value == nr.value for m in found[1:])
 
 
 _TWO_NAMES_RE = re.compile(r"^(?P<a>" + NAME_PATTERN + r")[ \t]*+(?P<sep>[,;])[ \t]++(?P<b>" + NAME_PATTERN
@@ -1149,7 +1218,7 @@ _NUM_WORD = (r"(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|t
 _NUMBER_PHRASE_RE = re.compile(
     r"(?P<num>(?:\b(?:minus|negative)[ \t]++(?=\d))?[-+\u2212]?\$?(?:\d+\s+\d+/\d+|\d+/\d+|\.?\d[\d,.]*)(?:\s*(?:\\times|\u00d7|x)\s*10\^\{?-?\d+\}?)?"
     r"|\b(?:(?:minus|negative)\s+|an?\s+(?=(?:dozen|half|third|quarter)\b))?" + _NUM_WORD + r"(?:(?:[\s-]+(?:and\s+|a\s+)?)" + _NUM_WORD + r")*\b)"
-    r"(?P<unit>\s*(?:%|\u20ac|percent\b|[A-Za-z\u00b5\u00b0\u00b2\u00b3/^]+(?:\s+(?:per|an?)\s+[A-Za-z]+)?))?",
+    r"(?P<unit>\s*(?:%|\u20ac|percent\b|[A-Za-z\u00b5\u00b0\u00b2\u00b3/^]+(?:-[1-3](?![\d.]))?(?:\s+(?:per|an?)\s+[A-Za-z]+)?))?",
     re.IGNORECASE,
 )
 _MAX_STATEMENT_WORDS = 20
@@ -2081,8 +2150,8 @@ def _label_conflicts(label: str | None, ref_label: str | None, cues: Cues | None
 
 
 _DOMAIN_NOTE_RE = re.compile(
-    r"^(?P<e>[^\n]{1,120}?)\$?\s*+,?\s*+(?:\\text\{\s*+)?(?:for|where|when)(?:\s+all)?\s*+\}?\s*+\$?\s*+[a-z]\s*+"
-    r"(?:\\neq?|\\ne\b|\u2260|!=)\s*+[-\d\s,.\\{}a-z]{1,20}?\$?\s*+\.?$")
+    r"^(?![^,\n]*(?:\\in\b|\u2208|\\mathbb))(?P<e>[^\n]{1,120}?)\$?\s*+(?:,?\s*+(?:\\text\{\s*+)?(?:for|where|when)(?:\s+all)?\s*+\}?|,|(?P<p>\())\s*+\$?\s*+[a-z]\s*+"
+    r"(?:\\neq?|\\ne\b|\u2260|!=)\s*+[-\d\s,.\\{}a-z]{1,20}?\$?\s*+(?(p)\)\s*+)\.?$")
 _MODULUS_SUFFIX_RE = re.compile(
     r"^(?P<e>[^\n]{1,60}?)\s*+(?:\\pmod\s*+(?:\{\s*+\d+\s*+\}|\d+)|\\(?:bmod|mod)\s*+(?:\{\s*+\d+\s*+\}|\d+)"
     r"|\(\s*+(?:\\bmod|\\mod|\\text\{\s*+mod\s*+\}|\\mathrm\{\s*+mod\s*+\}|mod(?:ulo)?)\s*+\d+\s*+\))\s*+\.?$")
@@ -2246,7 +2315,7 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
     r_text, r_label = _unlabel(ref, False, None) if not ref_is_eq else (ref, None)
     if _label_conflicts(a_label, r_label, cues):
         return Judgment(False, "differ:label")
-    if "for" in a_text or "where" in a_text or "," in a_text:
+    if "for" in a_text or "where" in a_text or "," in a_text or "(" in a_text:
         dom = _DOMAIN_NOTE_RE.match(a_text)
         if dom:
             a_text = dom.group("e")  # "x + 1 for $x \\neq 1$": the value, with the points it excludes noted
@@ -2631,6 +2700,26 @@ def _symbol_of_its_own(ea: Any, er: Any, question: str) -> bool:
     return False
 
 
+_TIMES_C_RE = re.compile(r"^\s*+\$?\s*+(?P<n>[-+]?\d*+\.?\d++)\s*+(?:\\[,;:! ]\s*+)?(?:\\cdot\s*+)?c\s*+\$?\s*+$")
+
+
+def _light_speed_figure(pa: Answer, pr: Answer, cues: Cues | None) -> Judgment | None:
+    """R5.2: a bare number for a speed written as a multiple of c ("0.939" for 0.939c, or the
+    other way round), where the question writes speeds in units of c (``Cues.light_speed``): the
+    number is read in the other side's unit and compared with its precision; else ``None``."""
+    if cues is None or not cues.light_speed:
+        return None
+    num, mul = (pa, pr) if pa.kind == "number" else (pr, pa)
+    if num.kind != "number" or mul.kind != "expression":
+        return None
+    m = _TIMES_C_RE.match(mul.text)
+    coef = parse_number(m.group("n")) if m else None
+    if coef is None:
+        return None
+    j = compare_numbers(num.value, coef, cues) if num is pa else compare_numbers(coef, num.value, cues)
+    return Judgment(j.correct, "equal:figure_in_c" if j.correct else j.reason)
+
+
 def _number_expression(pa: Answer, pr: Answer, cues: Cues | None) -> Judgment | None:
     ea = pa.value if pa.kind == "expression" else None
     er = pr.value if pr.kind == "expression" else None
@@ -2642,6 +2731,9 @@ def _number_expression(pa: Answer, pr: Answer, cues: Cues | None) -> Judgment | 
             return Judgment(comp.equal, "equal:expression" if comp.equal else "differ:expression")
         if _identity_of_number(ea if ea is not None else er, pr if ea is not None else pa):
             return Judgment(True, "equal:expression")  # sin^2 x + cos^2 x for 1: the same value everywhere
+        in_c = _light_speed_figure(pa, pr, cues)
+        if in_c is not None:
+            return in_c
         return Judgment(False, "differ:expression")
     va = real_value(pa)
     vr = real_value(pr)
@@ -2972,6 +3064,41 @@ _NONE_COUNT_RE = re.compile(r"^(?:there\s+(?:are|is|exist)\s+)?no\s+(?:real\s+|s
 _COUNT_ASKED_RE = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", re.IGNORECASE)
 
 
+# R4.1: a time of day, on the 24-hour clock or the 12-hour one ("15:30", "3:30 p.m.", "3 pm", "noon")
+_CLOCK = (r"(?:(?P<h>[01]?\d|2[0-3])(?::|\s*h\s*)(?P<m>[0-5]\d)(?::[0-5]\d)?|(?P<h2>1[0-2]|0?[1-9])(?=\s*+[ap]\.?\s*m\b))"
+          r"(?:\s*+(?P<ap>[ap])\.?\s*m\b\.?)?")
+_CLOCK_RE = re.compile(r"(?<![\w.:,])" + _CLOCK + r"(?![\w:]|[.,]\d)", re.IGNORECASE)
+_CLOCK_REF_RE = re.compile(r"^\s*+" + _CLOCK + r"\s*+$", re.IGNORECASE)
+_TIME_ASKED_RE = re.compile(r"\bwhat\s+time\b|\bwhen\b|\bo'?clock\b|\btime\s+of\s+(?:day|arrival|departure)\b|\bat\s+what\s+hour\b"
+                            r"|\bclock\b", re.IGNORECASE)
+
+
+def _clock_time(m: re.Match[str]) -> tuple[int, int, bool]:
+    """(hour 0-23, minute, whether the half of the day is known) of a clock-time match."""
+    hour, minute = (int(m.group("h")), int(m.group("m"))) if m.group("h") is not None else (int(m.group("h2")), 0)
+    ap = (m.group("ap") or "").lower()
+    if ap:
+        return (hour % 12) + (12 if ap == "p" else 0), minute, True
+    return hour, minute, hour == 0 or hour > 12 or m.group("h").startswith("0") if m.group("h") else False
+
+
+def _time_of_day_judgment(answer: str, ref: str, question: str) -> Judgment | None:
+    """R4.1: a reference that is a time of day (with "a.m."/"p.m.", or where the question asks
+    when or at what time) is compared as one: "15:30" and "3:30 p.m." are the same time, "3:30
+    a.m." is not; a time without its half of the day matches either half ("3:30" for 15:30). An
+    answer with no time, or with several, is not that time (it is not a ratio 15:30 = 1:2)."""
+    rm = _CLOCK_REF_RE.match(ref)
+    if rm is None or not (rm.group("ap") or _TIME_ASKED_RE.search(question)):
+        return None
+    found = list(_CLOCK_RE.finditer(answer[:400]))
+    if len({mm.group(0).strip().lower() for mm in found}) != 1:
+        return Judgment(False, "differ:time_of_day")
+    rh, rmin, rknown = _clock_time(rm)
+    ah, amin, aknown = _clock_time(found[0])
+    same = amin == rmin and (ah == rh if (rknown and aknown) else ah % 12 == rh % 12)
+    return Judgment(same, "equal:time_of_day" if same else "differ:time_of_day")
+
+
 def _special_judgment(answer: str, ref: str, question: str) -> Judgment | None:
     """"The limit does not exist." for DNE, "There are infinitely many solutions." for \\infty,
     "There are no solutions." for a count of 0 (a count asked); ``None`` where neither side is such
@@ -2979,6 +3106,10 @@ def _special_judgment(answer: str, ref: str, question: str) -> Judgment | None:
     if len(answer) > 120 or len(ref) > 60:
         return None
     a, r = clean_answer(answer), clean_answer(ref)
+    if ":" in r or "m" in r.lower():
+        clock = _time_of_day_judgment(a, r, question)
+        if clock is not None:
+            return clock
     if _DNE_RE.match(r):
         cuts = list(_STATEMENT_CONCLUSION_RE.finditer(a))  # "It grows without bound, so there is no maximum."
         said = a[cuts[-1].end():] if cuts else a
@@ -3344,6 +3475,10 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 return Judgment(False, "invalid:echo")  # the question copied: its matrix is no answer
             if "=" in answer and "=" not in ref and _equation_of(answer, alias):
                 return Judgment(False, "differ:equation")  # "x + 1 = 0" for x + 1: an equation, not the expression
+            if _NUMERIC_START_RE.match(alias) and _other_number_first(answer, alias):
+                return Judgment(False, "ambiguous:several_numbers")  # "There are 12, more than the 14 we expected."
+            if restated_quantity_disagrees(answer):
+                return Judgment(False, "hedge:restated_differently")  # "5 km (about 4 miles)": two values
             stated = _stated_in(answer, alias)
             if stated is not None:
                 return Judgment(stated, "equal:reference_in_answer" if stated else "differ:reference_not_committed")
@@ -3546,6 +3681,9 @@ def _committed_near(text: str, alias: str) -> bool:
         if words[k].lower().strip(",;:") in _TURN_WORDS:  # "Many think Raphael, but it was Leonardo"
             words = words[k + 1:]
             break
+        if k and words[k] in _OWN_VIEW_WORDS and words[k - 1][-1:] in ".;!":  # "Some say 6. I say 5."
+            words = words[k:]
+            break
     window = " ".join(words + after.split()[:_WINDOW_AFTER])
     lead = " ".join(words)
     if _NOT_COMMITTED_RE.search(window) or _REPORTED_RE.search(lead) or _SUPERSEDED_RE.search(lead):
@@ -3556,6 +3694,8 @@ def _committed_near(text: str, alias: str) -> bool:
 
 # a turn from what others think or what it is not to what the response says it is
 _TURN_WORDS = frozenset({"but", "however", "yet", "actually", "instead"})
+# the response's own view after a sentence of others' ("Some say 6. I say 5.")
+_OWN_VIEW_WORDS = frozenset({"I", "We"})
 
 
 _REF_TOKEN = "\u2063REF\u2063"  # stands for the reference inside an answer split into items

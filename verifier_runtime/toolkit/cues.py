@@ -29,6 +29,7 @@ _FIELD_DEFAULTS: dict[str, object] = {
     "line_form": None,  # the form of a line's equation asked: "slope_intercept" (y = mx + b) or "standard" (Ax + By = C)
     "unknown": None,  # the symbol asked for: "find x", "solve for y", "value of k"
     "quantity": None,  # the named quantity asked for by its symbol: "what is the pOH" (see QUANTITY_SYMBOL)
+    "light_speed": False,  # speeds written as multiples of c, the speed of light: "moving at 0.25 c"
 }
 _FORM_FIELDS = ("simplest_form", "percentage", "decimal", "fraction", "mixed_number", "exact", "radical_form",
                 "interval_notation", "expand", "factor", "rationalize", "scientific", "line_form")
@@ -99,6 +100,7 @@ class Cues:
     line_form = _Cue()
     unknown = _Cue()
     quantity = _Cue()
+    light_speed = _Cue()
 
     def __init__(self, _text: str = "", **values: object) -> None:
         if values:  # (question_cues passes none: no sets to build for every question)
@@ -527,11 +529,24 @@ def _factor_completely(c: Cues) -> bool:
     return c.has("factor") and bool(_FACTOR_COMPLETELY_RE.search(c._text))
 
 
+# R5.2: a speed or velocity asked where the question writes speeds as multiples of c ("0.25 c", "0.9c")
+# or names the speed of light: c is then the unit the reference's "0.939c" is written in
+_LIGHT_SPEED_RE = re.compile(r"(?<![\w.])\d*\.?\d+\s?c\b(?![-\w])|\bspeed\s+of\s+light\b|\bunits?\s+of\s+\$?c\b",
+                             re.IGNORECASE)
+_SPEED_WORD_RE = re.compile(r"\b(?:speed|velocit(?:y|ies)|moving|moves|travels?)\b", re.IGNORECASE)
+
+
+def _light_speed(c: Cues) -> bool:
+    return c.has("speed", "velocit", "moving", "moves", "travel") and bool(_SPEED_WORD_RE.search(c._text)) \
+        and bool(_LIGHT_SPEED_RE.search(c._text))
+
+
 def _rx(keywords: tuple[str, ...], rx: re.Pattern[str]):
     return lambda c: c.has(*keywords) and bool(rx.search(c._text))
 
 
 _READERS = {
+    "light_speed": _light_speed,
     "decimal_places": _decimal_places,
     "sig_figs": _sig_figs,
     "exact": _rx(("exact", "terms of", "radical"), _EXACT_RE),

@@ -176,8 +176,22 @@ _CURRENCY_LEAD_RE = re.compile(r"^(?:US\$|\\\$|\$|\u20ac|\u00a3|\u00a5|\u20b9)\s
 _CURRENCY_TAIL_RE = re.compile(r"(?<=\d)\s*(?:\u20ac|\$|\\\$|\u00a3|\u00a5|\u20b9|dollars?|euros?|USD|EUR|GBP)\.?$")
 
 
+# "12 dollars and 50 cents", "$12 and 5 cents": an amount in dollars and cents is the decimal 12.50, 12.05
+_DOLLARS_CENTS_RE = re.compile(r"^(?:\\?\$\s*+)?(?P<d>\d{1,3}(?:,\d{3})*+|\d++)\s*+(?P<w>dollars?\s*+)?,?\s*+(?:and\s++)?"
+                               r"(?P<c>\d{1,2})\s*+cents?\.?$", re.IGNORECASE)
+
+
+def _dollars_and_cents(s: str) -> str:
+    m = _DOLLARS_CENTS_RE.match(s)
+    if m is None or not (m.group("w") or "$" in s[: m.start("d")]):
+        return s  # "12 and 50 cents" names no dollars
+    return f"{m.group('d')}.{int(m.group('c')):02d}"
+
+
 def _normalise(s: str) -> str:
     s = _strip(s)
+    if s[-1:] in "st." and "ent" in s:
+        s = _dollars_and_cents(s)
     if s[:1] in "$\\\u20ac\u00a3\u00a5\u20b9U":
         s = _CURRENCY_LEAD_RE.sub("", s)
     if s[-1:] in "$\u20ac\u00a3\u00a5\u20b9sDRPoP." or s[-3:] in ("USD", "EUR", "GBP"):

@@ -56,6 +56,28 @@ _PAIRS = {"(": ")", "[": "]", "{": "}"}
 _MAX_UNWRAP_ROUNDS = 8
 
 
+# R4.4: an interval in the French writing, a bracket turned away from its bound for an open end: "]0, 1]" is
+# (0, 1], "[0, 1[" is [0, 1), "]-\infty, 2[" is (-\infty, 2); the bounds are plain (numbers, infinity, a letter)
+_BOUND = r"[-+\u2212]?(?:\\infty|\u221e|\d++(?:\.\d++)?+|\\d?frac\{\d++\}\{\d++\}|\\pi|[a-z])"
+_FRENCH_INTERVAL_RE = re.compile(r"(?<![\w)\]}])(?P<o>[\]\[])\s*+(?P<a>" + _BOUND + r")\s*+(?P<s>[,;])\s*+(?P<b>" + _BOUND
+                                 + r")\s*+(?P<c>[\]\[])(?![\w(\[{])")
+
+
+def french_intervals(s: str) -> str:
+    """``s`` with its French-written intervals in the usual brackets (``]0, 1]`` -> ``(0, 1]``); other
+    text unchanged (``[0, 1]`` stays, and so does a bracket pair that is not one interval)."""
+    if "]" not in s and "[" not in s:
+        return s
+
+    def usual(m: re.Match[str]) -> str:
+        if m.group("o") == "[" and m.group("c") == "]":
+            return m.group(0)
+        return (f"{'(' if m.group('o') == ']' else '['}{m.group('a')}{m.group('s')} {m.group('b')}"
+                f"{')' if m.group('c') == '[' else ']'}")
+
+    return _FRENCH_INTERVAL_RE.sub(usual, s) if s.count("]") + s.count("[") >= 2 else s
+
+
 def _as_str(value: object) -> str | None:
     """``value`` as a NUL-free string, or ``None`` when it is not a string."""
     if not isinstance(value, str):

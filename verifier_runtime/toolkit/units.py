@@ -212,6 +212,9 @@ _HYPHEN_EXPONENT_RE = re.compile(r"(?<=[A-Za-z])-(?=[1-3](?![\d.]))")
 _MATH_CONSTANT_NAMES = frozenset({"pi", "Pi", "PI"})
 
 
+_GLUED_MS_POWER_RE = re.compile(r"(?P<k>k?)ms(?:\^\(?-|-)(?P<e>[1-3])\)?")
+
+
 def _unit_string(u: str) -> str | None:
     """A unit text as a pint expression, or ``None`` when it does not look like units."""
     u = u.strip().rstrip(".").strip()
@@ -219,6 +222,12 @@ def _unit_string(u: str) -> str | None:
         return None
     if "km" in u or "KM" in u or "Km" in u:
         u = _unit_aliases(u)
+    if "ms" in u and " " not in u:
+        glued = _GLUED_MS_POWER_RE.fullmatch(u)
+        if glued is not None:
+            # "ms-1" is "ms^-1" (the comparison may read it as metres per second); "kms^-1", "kms-1" can only
+            # be kilometres per second: no unit is called "kms"
+            u = ("km*s" if glued.group("k") else "ms") + "^-" + glued.group("e")
     if "-" in u and " " in u:
         # "m s-1", "kg m-3": a negative power written without its caret, in a product of units ("N-1"
         # alone is the mathematics N - 1)
@@ -377,8 +386,8 @@ def parse_quantity(s: object) -> Quantity | None:
 
 # a sentence's one number and the words after it ("It will take 6 weeks.", "He ran 5 km."); a word
 # that is ordinary English before it is a unit symbol ("6 in total", "at 5 pm") ends the unit
-_SENTENCE_NUMBER_RE = re.compile(r"(?<![\w.,^/])\d+(?:[.,]\d+)*(?![\w.,]*\d)")
-_SENTENCE_UNIT_WORDS_RE = re.compile(r"\s++((?:square\s+|cubic\s+)?[A-Za-z\u00b5\u03bc][A-Za-z/^\d]{0,15})"
+_SENTENCE_NUMBER_RE = re.compile(r"(?<![\w.,^/])(?<![A-Za-z^]-)\d+(?:[.,]\d+)*(?![\w.,]*\d)")
+_SENTENCE_UNIT_WORDS_RE = re.compile(r"\s++((?:square\s+|cubic\s+)?[A-Za-z\u00b5\u03bc](?:[A-Za-z/^\d]|-(?=\d)){0,15})"
                                      r"(?:\s++(per\s+[A-Za-z]{1,15}))?")
 _ENGLISH_NOT_UNIT = frozenset("in at a an as is it or on by to of am pm and the per".split())
 
