@@ -280,11 +280,15 @@ _NUM = r"[-+\u2212]?\d[\d,]*+(?:\.\d+)?"
 _BOUND_WORDS = (r"nearly|almost|just\s+(?:under|over|below|above)|at\s+least|at\s+most|(?:(?:no|not)\s+)?(?:more|less|fewer|greater|larger|smaller|higher|lower)\s+than"
                 r"|(?:no|not)\s+(?:over|under)|upwards\s+of|in\s+excess\s+of|up\s+to|a\s+(?:minimum|maximum)\s+of"
                 r"|(?<![\d}]\s)(?:over|under|above|below)")
-_RELATION_SIGN = r"(?:\\[gl]eq?(?:slant)?(?![A-Za-z])|\\[gl]t(?![A-Za-z])|>=|<=|[\u2265\u2264<>])"
+# (also the "approximately / much / not" relations: `\\gtrsim 2`, `\\geqq 2`, `\\ngtr 2`, `\\gg 2`, `\u2a7e 2`)
+_RELATION_SIGN = (r"(?:\\[gl]eq?(?:slant)?(?![A-Za-z])|\\[gl]t(?![A-Za-z])|>=|<=|[\u2265\u2264<>\u2266\u2267\u2272\u2273\u226a\u226b\u2a7d\u2a7e]"
+                  r"|\\(?:gtrsim|lesssim|gtrapprox|lessapprox|geqq|leqq|ngtr|nless|ngeq|nleq|gg|ll)(?![A-Za-z]))")
 _BOUND_BEFORE_RE = re.compile(r"(?:\b(?:" + _BOUND_WORDS + r")|^\s*+" + _RELATION_SIGN + r")[\s$({~]*+$", re.IGNORECASE)
 _TAG_RE = re.compile(r"<[A-Za-z/][^<>\n]{0,30}>")
 _TAG_BEFORE_RE = re.compile(_TAG_RE.pattern + r"\s*+$")  # "<answer>42": a tag, no relation
 _RELATION_BEFORE_RE = re.compile(_RELATION_SIGN + r"[\s$({~]*+$")
+# "2 \\le x", "2 < n \\le 5": the number is a bound on an unknown written after it
+_RELATION_AFTER_RE = re.compile(r"^[\s$)}]*+" + _RELATION_SIGN + r"[\s$({]*+[A-Za-z](?![A-Za-z])")
 _BOUND_AFTER_RE = re.compile(r"^[\s$)}]*+(?:%\s*+)?(?:[A-Za-z/^\d]{1,12}(?=[\s,]))?[\s,]*+(?:(?:or|if\s+not)\s+(?:even\s+)?(?:more|less|fewer|greater|higher|lower"
                              r"|above|below|over|under|so)|and\s+(?:up|above|over|higher)\b|at\s+(?:the\s+)?(?:least|most)|or\s+(?:above|below|beyond)"
                              r"|max(?:imum)?|minimum|tops)\b",  # ("5 min" is minutes)
@@ -309,7 +313,8 @@ def _bound_for_one_value(answer: str, ref: str, question: str) -> bool:
     before = _BOUND_BEFORE_RE.search(answer[start : last.start()])
     if before is None and _PLAIN_NUMBER_RE.match(ref) and not _TAG_BEFORE_RE.search(answer, start, last.start()):
         before = _RELATION_BEFORE_RE.search(answer[start : last.start()])  # "x > 12" for the number 12
-    if before is None and not _BOUND_AFTER_RE.match(answer[last.end() : last.end() + 40]):
+    if before is None and not _BOUND_AFTER_RE.match(answer[last.end() : last.end() + 40]) and not (
+            _PLAIN_NUMBER_RE.match(ref) and _RELATION_AFTER_RE.match(answer[last.end() : last.end() + 40])):
         return False
     if _EXTREME_RE.search(question or ""):
         # "At least 13 guests" answers the smallest number; "The minimum is at least 42" bounds it
@@ -408,7 +413,9 @@ _BOUNDED_EXTREME_RE = re.compile(
     r"(?:\b(?:is|are|was|were|equals?|must\s+be)|=)\s*+$", re.IGNORECASE)
 
 
-_INEQ_CHARS_RE = re.compile(r"[<>\u2264\u2265]|\\[gl]eq?(?![A-Za-z])|\\[gl]t(?![A-Za-z])|\b(?:at\s+(?:least|most)|more\s+than|less\s+than)\b",
+_INEQ_CHARS_RE = re.compile(r"[<>\u2264\u2265\u2266\u2267\u2272\u2273\u226a\u226b\u2a7d\u2a7e]|\\[gl]eq?(?![A-Za-z])|\\[gl]t(?![A-Za-z])"
+                            r"|\\(?:gtrsim|lesssim|gtrapprox|lessapprox|geqq|leqq|ngtr|nless|ngeq|nleq|gg|ll)(?![A-Za-z])"
+                            r"|\b(?:at\s+(?:least|most)|more\s+than|less\s+than)\b",
                             re.IGNORECASE)
 
 
@@ -1115,7 +1122,29 @@ def _judge(x: Any) -> Judgment:
                     j = js
     if j is not None:
         return j
+    bound = _one_bound(answer, ref, x)
+    if bound is not None:
+        return bound
     return _text(answer, ref, x, cues)
+
+
+# one relation on one unknown: "x \\geq \\frac{9}{4}", "\\ge 2.5"
+_ONE_BOUND_RE = re.compile(r"^\s*+(?:[A-Za-z]\s*+)?" + _RELATION_SIGN + r"\s*+(?P<v>[^<>=\u2264\u2265]{1,60})$")
+
+
+def _one_bound(answer: str, ref: str, x: Any) -> Judgment | None:
+    """R2.1: an answer that is one relation on one unknown ("x \\geq \\frac{9}{4}") where the reference
+    is one number states a bound, not the value (``hedge:bound``); where the question asks for an
+    extreme, the bound's value answers it; ``None`` for any other answer."""
+    if x.number_ref is None or len(answer) > 80 or "<<" in answer or _INEQ_CHARS_RE.search(ref):
+        return None
+    m = _ONE_BOUND_RE.match(answer)
+    if m is None:
+        return None
+    if _EXTREME_RE.search(x.question or ""):  # "x \\geq \\frac{9}{4}" for the least x: the bound is the extreme
+        j = compare_candidate(m.group("v").strip(), ref, x.cues, x)
+        return j if j is not None else None
+    return Judgment(False, "hedge:bound")
 
 
 # a count with its noun ("5 apples", "\text{12 students}"), no unit; not a bound, a range or a number word
@@ -3180,7 +3209,11 @@ _K_OF_N_RE = re.compile(r"^\s*+(?P<k>\d{1,9})\s++(?:in|out\s+of)\s++(?P<n>\d{1,9
 def _set_for_value(answer: str, x: Any) -> bool:
     """R4.4: the answer states a set of reals ("all real numbers except 2") where the reference is
     one number: the number it names is excluded or a bound, not the answer."""
-    return ("eal" in answer or "\\mathbb" in answer) and x.number_ref is not None and _stated_set(answer) is not None
+    return ("eal" in answer or "\\mathbb" in answer or "\u2208" in answer or ("\\in" in answer and _IN_SIGN_RE.search(answer) is not None)
+            ) and x.number_ref is not None and _stated_set(answer) is not None
+
+
+_IN_SIGN_RE = re.compile(r"\\in(?![A-Za-z])")  # "x \\in [2, 3]": a set of values (not \\infty, \\int)
 
 
 def _stated_set(answer: str) -> Any:
