@@ -3332,7 +3332,7 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
             return Judgment(True, "equal:text" if len(aliases) == 1 else "equal:alias")
     key = (_name_key_words(ref) if len(ref) <= 60 and not _case_carrying(ref) and "\\" not in ref
            and _HAS_NAME_WORD_RE.search(ref) else None)
-    if key and key == _name_key_words(answer):
+    if key and key == _name_key_words(answer) and _loose_safe(ref) and _loose_safe(answer):
         return Judgment(True, "equal:text")  # "World War 2" for World War II, "St. Petersburg" for Saint Petersburg
     if len(ref) <= 80 and len(answer) <= 80 and not _case_carrying(ref) and "\\" not in ref \
             and spelling_key(answer) == spelling_key(ref) and any(ch.isalpha() for ch in ref):
@@ -3450,9 +3450,23 @@ def _surname_answer(answer: str, ref: str, question: str) -> bool:
     return False
 
 
+# a sign or a decimal point, which the loose form keeps: "-x" and "from -5" are not "x" and "from 5"
+# (the hyphen of "Apollo-11" and "2-methylpropane" joins words and goes)
+_SIGN_OR_POINT_RE = re.compile(r"(?:^|(?<=[\s(\[{,=&]))[-\u2212](?=[ \t]*+[\w(\\])|(?<=\d)\.(?=\d)")
+
+
+def _loose_safe(s: str) -> bool:
+    """``s`` holds no minus sign and no decimal point, which a name key would drop."""
+    return not (("-" in s or "\u2212" in s or "." in s) and _SIGN_OR_POINT_RE.search(s))
+
+
 def _loose(s: str) -> str:
-    """Normalised text without inner punctuation: "Washington, D.C." and "Washington DC" agree."""
-    return " ".join(re.sub(r"[.,'\u2019\u2018\"!?;:()\-]", " ", normalize_text(s)).split()).replace(" ", "")
+    """Normalised text without inner punctuation: "Washington, D.C." and "Washington DC" agree (a minus
+    sign and a decimal point stay: "-x" is not "x", "3.5" not "35")."""
+    t = normalize_text(s)
+    if "-" in t or "\u2212" in t or "." in t:
+        t = _SIGN_OR_POINT_RE.sub(lambda m: "\u2296" if m.group() != "." else "\u2219", t)
+    return " ".join(re.sub(r"[.,'\u2019\u2018\"!?;:()\-]", " ", t).split()).replace(" ", "")
 
 
 def _flat(s: str) -> str:
