@@ -2811,6 +2811,9 @@ def _magnitude_number(q: Quantity) -> Number | None:
     from verifier_runtime.toolkit.units import _split
 
     split = _split(q.text) if q.text else None
+    if split is None and q.unit == "degree" and q.text and ("'" in q.text or "\u2032" in q.text or "prime" in q.text):
+        # 30°15': degrees, minutes and seconds, an exact value (R4.5)
+        return Number(Fraction(q.magnitude), q.text, "fraction")
     return split[0] if split is not None else None
 
 
