@@ -2115,6 +2115,59 @@ _DOMAIN_NOTE_RE = re.compile(
 _MODULUS_SUFFIX_RE = re.compile(
     r"^(?P<e>[^\n]{1,60}?)\s*+(?:\\pmod\s*+(?:\{\s*+\d+\s*+\}|\d+)|\\(?:bmod|mod)\s*+(?:\{\s*+\d+\s*+\}|\d+)"
     r"|\(\s*+(?:\\bmod|\\mod|\\text\{\s*+mod\s*+\}|\\mathrm\{\s*+mod\s*+\}|mod(?:ulo)?)\s*+\d+\s*+\))\s*+\.?$")
+# a residue class: "x \\equiv 3 \\pmod 7", "2x ≡ 6 (mod 7)", "3 \\pmod{7}", "3 (mod 7)", "3 mod 7"
+_CONGRUENCE_RE = re.compile(
+    r"^\s*+(?:(?P<lhs>[^\n=\u2261]{1,40}?)\s*+(?:\\equiv|\u2261)\s*+)?(?P<r>[-\u2212]?\d{1,12})\s*+"
+    r"(?:\\pmod\s*+\{?\s*+(?P<n1>\d{1,12})\s*+\}?|\\(?:bmod|mod)\s*+\{?\s*+(?P<n2>\d{1,12})\s*+\}?"
+    r"|\(\s*+(?:\\bmod|\\mod|\\text\{\s*+mod\s*+\}|\\mathrm\{\s*+mod\s*+\}|mod(?:ulo)?)\s*+(?P<n3>\d{1,12})\s*+\)"
+    r"|(?:mod(?:ulo)?|\\text\{\s*+mod\s*+\})\s++(?P<n4>\d{1,12}))\s*+\.?\s*+$")
+_QUESTION_INTEGER_RE = re.compile(r"(?<![\d.])\d{1,12}(?!\d|\.\d)")
+
+
+def congruence(text: str) -> tuple[int, int] | None:
+    """(residue, modulus) of a residue class written as a congruence ("x \\equiv 3 \\pmod 7",
+    "3 (mod 7)", "3 mod 7"), or ``None``; a modulus of 0 or 1 is none."""
+    if "mod" not in text or len(text) > 120:
+        return None
+    m = _CONGRUENCE_RE.match(strip_math_delimiters(text.strip()).replace("$", ""))
+    if m is None:
+        return None
+    n = int(m.group("n1") or m.group("n2") or m.group("n3") or m.group("n4"))
+    if n < 2:
+        return None
+    return int(m.group("r").replace("\u2212", "-")), n
+
+
+def _congruence_judgment(answer: str, ref: str, question: str) -> Judgment | None:
+    """R4.1: residue classes. A class answers a class with the same modulus and a congruent residue
+    ("x \\equiv 10 \\pmod 7" for "x \\equiv 3 \\pmod 7"; another modulus is another class), and the least
+    residue answers a class ("3"); a class answers a number (a remainder) when its residue is the
+    number and its modulus one the question names ("4 \\pmod 7" for 4; "x \\equiv 3 \\pmod 5" where the
+    question asks modulo 7 is another statement); ``None`` where neither side is a class."""
+    cr, ca = congruence(ref), congruence(answer)
+    if cr is not None:
+        r, n = cr
+        if ca is not None:
+            ok = ca[1] == n and (ca[0] - r) % n == 0
+            return Judgment(ok, "equal:congruence" if ok else "differ:congruence")
+        na = parse_number(answer)
+        if na is None or na.value.denominator != 1:
+            return None
+        v = int(na.value)
+        ok = 0 <= v < n and (v - r) % n == 0
+        return Judgment(ok, "equal:congruence" if ok else "differ:congruence")
+    if ca is None:
+        return None
+    nr = parse_number(ref)
+    if nr is None or nr.value.denominator != 1:
+        return None
+    if ca[0] != nr.value:
+        return Judgment(False, "differ:number")
+    if question and str(ca[1]) not in _QUESTION_INTEGER_RE.findall(question[-2000:]):
+        return Judgment(False, "differ:modulus")  # "x \\equiv 3 \\pmod 5" where the question works modulo 7
+    return Judgment(True, "equal:number")
+
+
 _RADIAN_SUFFIX_RE = re.compile(
     r"^(?P<e>.+?)(?<![\s~\\])(?:\s|\\[,;: ]|~)*+(?:\\(?:text|mathrm|rm)\s*\{\s*rad(?:ians?)?\s*\}|rad(?:ians?)?)\s*$")
 
@@ -2293,6 +2346,10 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
     rad = _RADIAN_SUFFIX_RE.match(a_text)
     if rad and parse_number(rad.group("e")) is None:
         a_text = rad.group("e")  # "\\frac{2\\pi}{3}\\ \\text{rad}": an exact radian measure
+    if "mod" in a_text or "mod" in r_text:
+        congruent = _congruence_judgment(a_text, r_text, x.question if x is not None else "")
+        if congruent is not None:
+            return congruent
     mod = _MODULUS_SUFFIX_RE.match(a_text) if "mod" in a_text else None
     if mod and "mod" not in r_text:
         a_text = mod.group("e")  # "4 \\pmod 7" for the remainder 4: the residue, its modulus named (R4.1)
