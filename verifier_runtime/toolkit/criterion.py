@@ -1350,6 +1350,8 @@ _NAMED_VALUE_RE = re.compile(
 
 
 _EMPTY_SET_RE = re.compile(r"^\s*+\$?\s*+(?:\\emptyset|\\varnothing|\u2205|\\\{\s*+\\\}|\{\s*+\}|\\left\\\{\s*+\\right\\\})\s*+\$?\s*+$")
+# the set whose one element is the empty set: {\emptyset} is not \emptyset (R4.4)
+_SET_OF_EMPTY_RE = re.compile(r"^\s*+\$?\s*+(?:\\left)?\\?\{\s*+(?:\\emptyset|\\varnothing|\u2205|\\\{\s*+\\\})\s*+(?:\\right)?\\?\}\s*+\$?\s*+$")
 _NO_SOLUTION_RE = re.compile(
     r"^\s*+(?:\\text\{\s*+)?(?:there\s+(?:is|are)\s+)?(?:no\s+(?:real\s+|integer\s+|such\s+)?(?:solutions?|roots?|values?)|none|"
     r"(?:the\s+)?empty\s+set)(?:\s+exists?)?\s*+\}?\s*+\.?\s*+$", re.IGNORECASE)
@@ -2267,8 +2269,14 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
         return Judgment(False, "differ:label")
     if ref[-1:] in "CKc" and x is not None and x.question:
         answer = _same_constant_name(answer, ref, x.question)
-    if "j" in answer and "i" in ref and _letters(answer) == {"j"} and _letters(ref) == {"i"}:
-        answer = answer.replace("j", "i")  # R4.1: "2 + 3j" writes the imaginary unit as engineers do
+    if ("j" in answer and "i" in ref) or ("j" in ref and "i" in answer):
+        label = _LABELLED_RE.match(answer)  # ("Z = 3 + 4i": the label is no letter of the value, and stays)
+        head = answer[: label.end()] if label else ""
+        bare = answer[len(head) :]
+        if "j" in bare and _letters(bare) == {"j"} and _letters(ref) == {"i"}:
+            answer = head + bare.replace("j", "i")  # R4.1: "2 + 3j" writes the imaginary unit as engineers do
+        elif "i" in bare and _letters(ref) == {"j"} and _letters(bare) == {"i"}:
+            ref = ref.replace("j", "i")  # and a reference "3 + 4j" is answered by "3 + 4i"
     if ("j" in answer or "k" in answer) and ("," in ref or "begin" in ref):
         vector = _unit_vector_tuple(answer, ref)
         if vector is not None:
@@ -2318,6 +2326,8 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
             return _compare_candidate(answer, fr.group("rhs"), cues, x, element)
     if _empty_set(answer) and _empty_set(ref):
         return Judgment(True, "equal:empty_set")  # "no solution" for \emptyset (R4.4)
+    if "{" in answer and _SET_OF_EMPTY_RE.match(answer) and (_empty_set(ref) or _SET_OF_EMPTY_RE.match(ref)):
+        return Judgment(_SET_OF_EMPTY_RE.match(ref) is not None, "equal:set" if _SET_OF_EMPTY_RE.match(ref) else "differ:set")
     if "=" in ref and "=" not in answer and answer.lstrip().startswith(("(", "\\left(", "\\langle")):
         values = _labelled_values(ref)
         if values is not None:  # "x = 2, y = -1" read as the pair (2, -1) for "(2, -1)" (R4.2)
