@@ -262,7 +262,7 @@ def _parse_answer(s: str) -> Answer | None:
         m = parse_matrix(t)
         if m is not None:
             return Answer("matrix", m, s)
-    if "nfinit" in t:
+    if "nfinit" in t or (len(t) <= 5 and t.lstrip("+-\u2212 ").lower() == "inf"):
         inf = _infinity_word(t)
         if inf is not None:
             return Answer("expression", inf, s)
@@ -298,7 +298,7 @@ def _parse_answer(s: str) -> Answer | None:
     return None  # LaTeX that is not math we can read (\frac{0}{0}) is not text either
 
 
-_INFINITY_RE = re.compile(r"^(?:(?P<neg>-|\u2212|minus\s++|negative\s++)|\+|plus\s++|positive\s++)?infinity$", re.IGNORECASE)
+_INFINITY_RE = re.compile(r"^(?:(?P<neg>-|\u2212|minus\s++|negative\s++)|\+|plus\s++|positive\s++)?(?:infinity|inf)$", re.IGNORECASE)
 
 
 def _infinity_word(t: str) -> Any:

@@ -321,11 +321,15 @@ _NUM = r"[-+\u2212]?\d[\d,]*+(?:\.\d+)?"
 _BOUND_WORDS = (r"nearly|almost|just\s+(?:under|over|below|above)|at\s+least|at\s+most|(?:(?:no|not)\s+)?(?:more|less|fewer|greater|larger|smaller|higher|lower)\s+than"
                 r"|(?:no|not)\s+(?:over|under)|upwards\s+of|in\s+excess\s+of|up\s+to|a\s+(?:minimum|maximum)\s+of"
                 r"|(?<![\d}]\s)(?:over|under|above|below)")
-_RELATION_SIGN = r"(?:\\[gl]eq?(?:slant)?(?![A-Za-z])|\\[gl]t(?![A-Za-z])|>=|<=|[\u2265\u2264<>])"
+# (also the "approximately / much / not" relations: `\\gtrsim 2`, `\\geqq 2`, `\\ngtr 2`, `\\gg 2`, `\u2a7e 2`)
+_RELATION_SIGN = (r"(?:\\[gl]eq?(?:slant)?(?![A-Za-z])|\\[gl]t(?![A-Za-z])|>=|<=|[\u2265\u2264<>\u2266\u2267\u2272\u2273\u226a\u226b\u2a7d\u2a7e]"
+                  r"|\\(?:gtrsim|lesssim|gtrapprox|lessapprox|geqq|leqq|ngtr|nless|ngeq|nleq|gg|ll)(?![A-Za-z]))")
 _BOUND_BEFORE_RE = re.compile(r"(?:\b(?:" + _BOUND_WORDS + r")|^\s*+" + _RELATION_SIGN + r")[\s$({~]*+$", re.IGNORECASE)
 _TAG_RE = re.compile(r"<[A-Za-z/][^<>\n]{0,30}>")
 _TAG_BEFORE_RE = re.compile(_TAG_RE.pattern + r"\s*+$")  # "<answer>42": a tag, no relation
 _RELATION_BEFORE_RE = re.compile(_RELATION_SIGN + r"[\s$({~]*+$")
+# "2 \\le x", "2 < n \\le 5": the number is a bound on an unknown written after it
+_RELATION_AFTER_RE = re.compile(r"^[\s$)}]*+" + _RELATION_SIGN + r"[\s$({]*+[A-Za-z](?![A-Za-z])")
 _BOUND_AFTER_RE = re.compile(r"^[\s$)}]*+(?:%\s*+)?(?:[A-Za-z/^\d]{1,12}(?=[\s,]))?[\s,]*+(?:(?:or|if\s+not)\s+(?:even\s+)?(?:more|less|fewer|greater|higher|lower"
                              r"|above|below|over|under|so)|and\s+(?:up|above|over|higher)\b|at\s+(?:the\s+)?(?:least|most)|or\s+(?:above|below|beyond)"
                              r"|max(?:imum)?|minimum|tops)\b",  # ("5 min" is minutes)
@@ -350,7 +354,8 @@ def _bound_for_one_value(answer: str, ref: str, question: str) -> bool:
     before = _BOUND_BEFORE_RE.search(answer[start : last.start()])
     if before is None and _PLAIN_NUMBER_RE.match(ref) and not _TAG_BEFORE_RE.search(answer, start, last.start()):
         before = _RELATION_BEFORE_RE.search(answer[start : last.start()])  # "x > 12" for the number 12
-    if before is None and not _BOUND_AFTER_RE.match(answer[last.end() : last.end() + 40]):
+    if before is None and not _BOUND_AFTER_RE.match(answer[last.end() : last.end() + 40]) and not (
+            _PLAIN_NUMBER_RE.match(ref) and _RELATION_AFTER_RE.match(answer[last.end() : last.end() + 40])):
         return False
     if _EXTREME_RE.search(question or ""):
         # "At least 13 guests" answers the smallest number; "The minimum is at least 42" bounds it
@@ -449,7 +454,9 @@ _BOUNDED_EXTREME_RE = re.compile(
     r"(?:\b(?:is|are|was|were|equals?|must\s+be)|=)\s*+$", re.IGNORECASE)
 
 
-_INEQ_CHARS_RE = re.compile(r"[<>\u2264\u2265]|\\[gl]eq?(?![A-Za-z])|\\[gl]t(?![A-Za-z])|\b(?:at\s+(?:least|most)|more\s+than|less\s+than)\b",
+_INEQ_CHARS_RE = re.compile(r"[<>\u2264\u2265\u2266\u2267\u2272\u2273\u226a\u226b\u2a7d\u2a7e]|\\[gl]eq?(?![A-Za-z])|\\[gl]t(?![A-Za-z])"
+                            r"|\\(?:gtrsim|lesssim|gtrapprox|lessapprox|geqq|leqq|ngtr|nless|ngeq|nleq|gg|ll)(?![A-Za-z])"
+                            r"|\b(?:at\s+(?:least|most)|more\s+than|less\s+than)\b",
                             re.IGNORECASE)
 
 
@@ -1184,7 +1191,29 @@ def _judge(x: Any) -> Judgment:
                     j = js
     if j is not None:
         return j
+    bound = _one_bound(answer, ref, x)
+    if bound is not None:
+        return bound
     return _text(answer, ref, x, cues)
+
+
+# one relation on one unknown: "x \\geq \\frac{9}{4}", "\\ge 2.5"
+_ONE_BOUND_RE = re.compile(r"^\s*+(?:[A-Za-z]\s*+)?" + _RELATION_SIGN + r"\s*+(?P<v>[^<>=\u2264\u2265]{1,60})$")
+
+
+def _one_bound(answer: str, ref: str, x: Any) -> Judgment | None:
+    """R2.1: an answer that is one relation on one unknown ("x \\geq \\frac{9}{4}") where the reference
+    is one number states a bound, not the value (``hedge:bound``); where the question asks for an
+    extreme, the bound's value answers it; ``None`` for any other answer."""
+    if x.number_ref is None or len(answer) > 80 or "<<" in answer or _INEQ_CHARS_RE.search(ref):
+        return None
+    m = _ONE_BOUND_RE.match(answer)
+    if m is None:
+        return None
+    if _EXTREME_RE.search(x.question or ""):  # "x \\geq \\frac{9}{4}" for the least x: the bound is the extreme
+        j = compare_candidate(m.group("v").strip(), ref, x.cues, x)
+        return j if j is not None else None
+    return Judgment(False, "hedge:bound")
 
 
 # a count with its noun ("5 apples", "\text{12 students}"), no unit; not a bound, a range or a number word
@@ -1390,6 +1419,8 @@ _NAMED_VALUE_RE = re.compile(
 
 
 _EMPTY_SET_RE = re.compile(r"^\s*+\$?\s*+(?:\\emptyset|\\varnothing|\u2205|\\\{\s*+\\\}|\{\s*+\}|\\left\\\{\s*+\\right\\\})\s*+\$?\s*+$")
+# the set whose one element is the empty set: {\emptyset} is not \emptyset (R4.4)
+_SET_OF_EMPTY_RE = re.compile(r"^\s*+\$?\s*+(?:\\left)?\\?\{\s*+(?:\\emptyset|\\varnothing|\u2205|\\\{\s*+\\\})\s*+(?:\\right)?\\?\}\s*+\$?\s*+$")
 _NO_SOLUTION_RE = re.compile(
     r"^\s*+(?:\\text\{\s*+)?(?:there\s+(?:is|are)\s+)?(?:no\s+(?:real\s+|integer\s+|such\s+)?(?:solutions?|roots?|values?)|none|"
     r"(?:the\s+)?empty\s+set)(?:\s+exists?)?\s*+\}?\s*+\.?\s*+$", re.IGNORECASE)
@@ -2155,6 +2186,59 @@ _DOMAIN_NOTE_RE = re.compile(
 _MODULUS_SUFFIX_RE = re.compile(
     r"^(?P<e>[^\n]{1,60}?)\s*+(?:\\pmod\s*+(?:\{\s*+\d+\s*+\}|\d+)|\\(?:bmod|mod)\s*+(?:\{\s*+\d+\s*+\}|\d+)"
     r"|\(\s*+(?:\\bmod|\\mod|\\text\{\s*+mod\s*+\}|\\mathrm\{\s*+mod\s*+\}|mod(?:ulo)?)\s*+\d+\s*+\))\s*+\.?$")
+# a residue class: "x \\equiv 3 \\pmod 7", "2x ≡ 6 (mod 7)", "3 \\pmod{7}", "3 (mod 7)", "3 mod 7"
+_CONGRUENCE_RE = re.compile(
+    r"^\s*+(?:(?P<lhs>[^\n=\u2261]{1,40}?)\s*+(?:\\equiv|\u2261)\s*+)?(?P<r>[-\u2212]?\d{1,12})\s*+"
+    r"(?:\\pmod\s*+\{?\s*+(?P<n1>\d{1,12})\s*+\}?|\\(?:bmod|mod)\s*+\{?\s*+(?P<n2>\d{1,12})\s*+\}?"
+    r"|\(\s*+(?:\\bmod|\\mod|\\text\{\s*+mod\s*+\}|\\mathrm\{\s*+mod\s*+\}|mod(?:ulo)?)\s*+(?P<n3>\d{1,12})\s*+\)"
+    r"|(?:mod(?:ulo)?|\\text\{\s*+mod\s*+\})\s++(?P<n4>\d{1,12}))\s*+\.?\s*+$")
+_QUESTION_INTEGER_RE = re.compile(r"(?<![\d.])\d{1,12}(?!\d|\.\d)")
+
+
+def congruence(text: str) -> tuple[int, int] | None:
+    """(residue, modulus) of a residue class written as a congruence ("x \\equiv 3 \\pmod 7",
+    "3 (mod 7)", "3 mod 7"), or ``None``; a modulus of 0 or 1 is none."""
+    if "mod" not in text or len(text) > 120:
+        return None
+    m = _CONGRUENCE_RE.match(strip_math_delimiters(text.strip()).replace("$", ""))
+    if m is None:
+        return None
+    n = int(m.group("n1") or m.group("n2") or m.group("n3") or m.group("n4"))
+    if n < 2:
+        return None
+    return int(m.group("r").replace("\u2212", "-")), n
+
+
+def _congruence_judgment(answer: str, ref: str, question: str) -> Judgment | None:
+    """R4.1: residue classes. A class answers a class with the same modulus and a congruent residue
+    ("x \\equiv 10 \\pmod 7" for "x \\equiv 3 \\pmod 7"; another modulus is another class), and the least
+    residue answers a class ("3"); a class answers a number (a remainder) when its residue is the
+    number and its modulus one the question names ("4 \\pmod 7" for 4; "x \\equiv 3 \\pmod 5" where the
+    question asks modulo 7 is another statement); ``None`` where neither side is a class."""
+    cr, ca = congruence(ref), congruence(answer)
+    if cr is not None:
+        r, n = cr
+        if ca is not None:
+            ok = ca[1] == n and (ca[0] - r) % n == 0
+            return Judgment(ok, "equal:congruence" if ok else "differ:congruence")
+        na = parse_number(answer)
+        if na is None or na.value.denominator != 1:
+            return None
+        v = int(na.value)
+        ok = 0 <= v < n and (v - r) % n == 0
+        return Judgment(ok, "equal:congruence" if ok else "differ:congruence")
+    if ca is None:
+        return None
+    nr = parse_number(ref)
+    if nr is None or nr.value.denominator != 1:
+        return None
+    if ca[0] != nr.value:
+        return Judgment(False, "differ:number")
+    if question and str(ca[1]) not in _QUESTION_INTEGER_RE.findall(question[-2000:]):
+        return Judgment(False, "differ:modulus")  # "x \\equiv 3 \\pmod 5" where the question works modulo 7
+    return Judgment(True, "equal:number")
+
+
 _RADIAN_SUFFIX_RE = re.compile(
     r"^(?P<e>.+?)(?<![\s~\\])(?:\s|\\[,;: ]|~)*+(?:\\(?:text|mathrm|rm)\s*\{\s*rad(?:ians?)?\s*\}|rad(?:ians?)?)\s*$")
 
@@ -2254,8 +2338,14 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
         return Judgment(False, "differ:label")
     if ref[-1:] in "CKc" and x is not None and x.question:
         answer = _same_constant_name(answer, ref, x.question)
-    if "j" in answer and "i" in ref and _letters(answer) == {"j"} and _letters(ref) == {"i"}:
-        answer = answer.replace("j", "i")  # R4.1: "2 + 3j" writes the imaginary unit as engineers do
+    if ("j" in answer and "i" in ref) or ("j" in ref and "i" in answer):
+        label = _LABELLED_RE.match(answer)  # ("Z = 3 + 4i": the label is no letter of the value, and stays)
+        head = answer[: label.end()] if label else ""
+        bare = answer[len(head) :]
+        if "j" in bare and _letters(bare) == {"j"} and _letters(ref) == {"i"}:
+            answer = head + bare.replace("j", "i")  # R4.1: "2 + 3j" writes the imaginary unit as engineers do
+        elif "i" in bare and _letters(ref) == {"j"} and _letters(bare) == {"i"}:
+            ref = ref.replace("j", "i")  # and a reference "3 + 4j" is answered by "3 + 4i"
     if ("j" in answer or "k" in answer) and ("," in ref or "begin" in ref):
         vector = _unit_vector_tuple(answer, ref)
         if vector is not None:
@@ -2305,6 +2395,8 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
             return _compare_candidate(answer, fr.group("rhs"), cues, x, element)
     if _empty_set(answer) and _empty_set(ref):
         return Judgment(True, "equal:empty_set")  # "no solution" for \emptyset (R4.4)
+    if "{" in answer and _SET_OF_EMPTY_RE.match(answer) and (_empty_set(ref) or _SET_OF_EMPTY_RE.match(ref)):
+        return Judgment(_SET_OF_EMPTY_RE.match(ref) is not None, "equal:set" if _SET_OF_EMPTY_RE.match(ref) else "differ:set")
     if "=" in ref and "=" not in answer and answer.lstrip().startswith(("(", "\\left(", "\\langle")):
         values = _labelled_values(ref)
         if values is not None:  # "x = 2, y = -1" read as the pair (2, -1) for "(2, -1)" (R4.2)
@@ -2333,6 +2425,10 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
     rad = _RADIAN_SUFFIX_RE.match(a_text)
     if rad and parse_number(rad.group("e")) is None:
         a_text = rad.group("e")  # "\\frac{2\\pi}{3}\\ \\text{rad}": an exact radian measure
+    if "mod" in a_text or "mod" in r_text:
+        congruent = _congruence_judgment(a_text, r_text, x.question if x is not None else "")
+        if congruent is not None:
+            return congruent
     mod = _MODULUS_SUFFIX_RE.match(a_text) if "mod" in a_text else None
     if mod and "mod" not in r_text:
         a_text = mod.group("e")  # "4 \\pmod 7" for the remainder 4: the residue, its modulus named (R4.1)
@@ -2874,6 +2970,9 @@ def _magnitude_number(q: Quantity) -> Number | None:
     from verifier_runtime.toolkit.units import _split
 
     split = _split(q.text) if q.text else None
+    if split is None and q.unit == "degree" and q.text and ("'" in q.text or "\u2032" in q.text or "prime" in q.text):
+        # 30°15': degrees, minutes and seconds, an exact value (R4.5)
+        return Number(Fraction(q.magnitude), q.text, "fraction")
     return split[0] if split is not None else None
 
 
@@ -3311,7 +3410,11 @@ _K_OF_N_RE = re.compile(r"^\s*+(?P<k>\d{1,9})\s++(?:in|out\s+of)\s++(?P<n>\d{1,9
 def _set_for_value(answer: str, x: Any) -> bool:
     """R4.4: the answer states a set of reals ("all real numbers except 2") where the reference is
     one number: the number it names is excluded or a bound, not the answer."""
-    return ("eal" in answer or "\\mathbb" in answer) and x.number_ref is not None and _stated_set(answer) is not None
+    return ("eal" in answer or "\\mathbb" in answer or "\u2208" in answer or ("\\in" in answer and _IN_SIGN_RE.search(answer) is not None)
+            ) and x.number_ref is not None and _stated_set(answer) is not None
+
+
+_IN_SIGN_RE = re.compile(r"\\in(?![A-Za-z])")  # "x \\in [2, 3]": a set of values (not \\infty, \\int)
 
 
 def _stated_set(answer: str) -> Any:
@@ -3430,7 +3533,7 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
             return Judgment(True, "equal:text" if len(aliases) == 1 else "equal:alias")
     key = (_name_key_words(ref) if len(ref) <= 60 and not _case_carrying(ref) and "\\" not in ref
            and _HAS_NAME_WORD_RE.search(ref) else None)
-    if key and key == _name_key_words(answer):
+    if key and key == _name_key_words(answer) and _loose_safe(ref) and _loose_safe(answer):
         return Judgment(True, "equal:text")  # "World War 2" for World War II, "St. Petersburg" for Saint Petersburg
     if len(ref) <= 80 and len(answer) <= 80 and not _case_carrying(ref) and "\\" not in ref \
             and spelling_key(answer) == spelling_key(ref) and any(ch.isalpha() for ch in ref):
@@ -3552,9 +3655,23 @@ def _surname_answer(answer: str, ref: str, question: str) -> bool:
     return False
 
 
+# a sign or a decimal point, which the loose form keeps: "-x" and "from -5" are not "x" and "from 5"
+# (the hyphen of "Apollo-11" and "2-methylpropane" joins words and goes)
+_SIGN_OR_POINT_RE = re.compile(r"(?:^|(?<=[\s(\[{,=&]))[-\u2212](?=[ \t]*+[\w(\\])|(?<=\d)\.(?=\d)")
+
+
+def _loose_safe(s: str) -> bool:
+    """``s`` holds no minus sign and no decimal point, which a name key would drop."""
+    return not (("-" in s or "\u2212" in s or "." in s) and _SIGN_OR_POINT_RE.search(s))
+
+
 def _loose(s: str) -> str:
-    """Normalised text without inner punctuation: "Washington, D.C." and "Washington DC" agree."""
-    return " ".join(re.sub(r"[.,'\u2019\u2018\"!?;:()\-]", " ", normalize_text(s)).split()).replace(" ", "")
+    """Normalised text without inner punctuation: "Washington, D.C." and "Washington DC" agree (a minus
+    sign and a decimal point stay: "-x" is not "x", "3.5" not "35")."""
+    t = normalize_text(s)
+    if "-" in t or "\u2212" in t or "." in t:
+        t = _SIGN_OR_POINT_RE.sub(lambda m: "\u2296" if m.group() != "." else "\u2219", t)
+    return " ".join(re.sub(r"[.,'\u2019\u2018\"!?;:()\-]", " ", t).split()).replace(" ", "")
 
 
 def _flat(s: str) -> str:

@@ -305,10 +305,20 @@ def _box_suffix(text: str, end: int) -> str:
 
 
 # a box that is one operand of a larger expression: an operator binds it from before or after
+# a relation sign: `$x \\ge \\boxed{2}$` and `$\\boxed{2} < x$` state a bound, not the value (R2.1)
+_BOX_RELATION = (r"(?:\\[gl]eq?(?:slant)?(?![A-Za-z])|\\[gl]t(?![A-Za-z])|>=|<=|[<>\u2264\u2265\u2266\u2267\u2272\u2273\u226a\u226b\u2a7d\u2a7e]"
+                 r"|\\(?:gtrsim|lesssim|gtrapprox|lessapprox|geqq|leqq|ngtr|nless|ngeq|nleq|gg|ll)(?![A-Za-z]))")
 _OPERAND_BEFORE_RE = re.compile(r"(?:[=(${]\s*+[-+\u2212]\s*+|(?:^|(?<=[\s=(${]))[-+\u2212]|[*/]\s*+|\\cdot\s*+|\\times\s*+"
                                 r"|\\frac\s*+\{\s*+|\\sqrt\s*+(?:\[[^\]]{0,8}\])?\s*+\{\s*+)$")
 _OPERAND_AFTER_RE = re.compile(
     r"^\s*+(?:\\?%|(?:[-+*/\u2212]|\\cdot|\\times)\s*+(?:[\d\\(]|[A-Za-z](?![A-Za-z]))|\}\s*+\{)")
+# an unknown and a relation sign binding the box: `x \\ge \\boxed{2}`, `\\boxed{2} < x`
+_RELATION_BEFORE_BOX_RE = re.compile(r"(?:(?<![A-Za-z\\])([A-Za-z])\s*+)?(" + _BOX_RELATION + r")\s*+$")
+_RELATION_AFTER_BOX_RE = re.compile(r"^\s*+(" + _BOX_RELATION + r")\s*+([A-Za-z])(?![A-Za-z])")
+# a bound in words right before the box: "at least $\\boxed{2}$" states a bound, not the value (R2.1)
+_BOUND_BEFORE_BOX_RE = re.compile(
+    r"\b(at[ \t]++(?:least|most)|(?:no[ \t]++)?(?:more|less|fewer|greater)[ \t]++than|up[ \t]++to|nearly|almost)[ \t]*+(?:\$|\\\(|\\\[)?[ \t]*+$",
+    re.IGNORECASE)
 _SCALE_AFTER_BOX_RE = re.compile(r"(?:\$|\\\))?[^\S\n]*+(" + SCALE_WORD_PATTERN + r")\b", re.IGNORECASE)
 _MATH_OPEN = {"$": "$", "\\(": "\\)", "\\[": "\\]"}
 
@@ -325,6 +335,18 @@ def _box_value(text: str, box: tuple[str, int, int]) -> str:
         return f"{content} {scaled.group(1)}"
     before = text[max(0, start - 24) : start]
     after = text[end : end + 40]
+    if "t" in before or "p" in before or "y" in before:  # (a cheap test before the pattern)
+        bound = _BOUND_BEFORE_BOX_RE.search(before)
+        if bound:
+            return f"{bound.group(1)} {content}"
+    if "<" in before or ">" in before or "\\" in before or any(ord(ch) > 0x2200 for ch in before):
+        rel = _RELATION_BEFORE_BOX_RE.search(before)
+        if rel:
+            return f"{rel.group(1) or ''} {rel.group(2)} {content}".lstrip()
+    if "<" in after or ">" in after or "\\" in after or any(ord(ch) > 0x2200 for ch in after):
+        rel = _RELATION_AFTER_BOX_RE.match(after)
+        if rel:
+            return f"{content} {rel.group(1)} {rel.group(2)}"
     if not (_OPERAND_BEFORE_RE.search(before) or _OPERAND_AFTER_RE.match(after)):
         return content + _box_suffix(text, end)
     lo = max(text.rfind("$", 0, start), text.rfind("\\(", 0, start), text.rfind("\\[", 0, start), text.rfind("\n", 0, start))

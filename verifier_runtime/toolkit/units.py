@@ -287,6 +287,9 @@ def metre_second_reading(q: Quantity) -> Quantity | None:
 def has_unit(s: object) -> bool:
     """Cheap check (no pint): does ``s`` look like a number followed by a unit?"""
     split = _split(s) if isinstance(s, str) and len(s) <= MAX_ANSWER_CHARS else None
+    if split is None and isinstance(s, str) and len(s) <= 80 and ("'" in s or "\u2032" in s or "prime" in s) \
+            and _degrees_minutes_seconds(s) is not None:
+        return True  # 30°15'
     return split is not None or (isinstance(s, str) and len(s) <= 80 and bool(_COMPOUND_RE.match(s.strip()))
                                  and _compound(s) is not None)
 
@@ -371,6 +374,10 @@ def parse_quantity(s: object) -> Quantity | None:
     if not isinstance(s, str) or not s.strip() or len(s) > MAX_ANSWER_CHARS:
         return None
     try:
+        if ("'" in s or "\u2032" in s or "prime" in s) and ANY_DIGIT_RE.search(s):
+            dms = _degrees_minutes_seconds(s)
+            if dms is not None:
+                return dms
         split = _split(s)
         if split is None:
             return _compound(s) if _COMPOUND_RE.match(s.strip()) else None
@@ -382,6 +389,32 @@ def parse_quantity(s: object) -> Quantity | None:
         return Quantity(num.value, name, dimensionality, s)
     except Exception:  # noqa: BLE001 - pint raises many error types on odd unit text
         return None
+
+
+# an angle in degrees, minutes and seconds: 30°15', 30^\\circ 15' 36'', 30° 15′ 36″, 30^{\\circ}15^{\\prime}
+_DEG_MARK = r"(?:\^\s*+\{?\s*+\\circ\s*+\}?|\\degree|\u00b0)"
+_MINUTE_MARK = r"(?:'(?!')|\u2032|\^\s*+\{?\s*+\\prime\s*+\}?|\\prime)"
+_SECOND_MARK = r"(?:''|\"|\u2033|\^\s*+\{?\s*+\\prime\s*+\\prime\s*+\}?|\\prime\s*+\\prime|\^\s*+\{?\s*+\\dprime\s*+\}?)"
+_DMS_RE = re.compile(r"^(?P<sign>[-\u2212])?\s*+(?P<d>\d{1,3})\s*+" + _DEG_MARK + r"\s*+(?:\\,|\\;|\\ |~)?\s*+(?P<m>\d{1,2}(?:\.\d{1,6})?)\s*+"
+                     + _MINUTE_MARK + r"(?:\s*+(?:\\,|\\;|\\ |~)?\s*+(?P<s>\d{1,2}(?:\.\d{1,6})?)\s*+" + _SECOND_MARK + r")?$")
+
+
+def _degrees_minutes_seconds(s: str) -> Quantity | None:
+    """R4.5: an angle in degrees, minutes and seconds (``30°15'`` = 30.25°) as a Quantity in degrees,
+    else ``None``; minutes and seconds must be below 60."""
+    t = strip_math_delimiters(s.strip()).replace("$", "").strip().rstrip(".")
+    m = _DMS_RE.match(t)
+    if m is None:
+        return None
+    minutes = Fraction(m.group("m"))
+    seconds = Fraction(m.group("s")) if m.group("s") else Fraction(0)
+    if minutes >= 60 or seconds >= 60:
+        return None
+    value = Fraction(int(m.group("d"))) + minutes / 60 + seconds / 3600
+    if m.group("sign"):
+        value = -value
+    name, dimensionality = _unit_names("degree")
+    return Quantity(value, name, dimensionality, s)
 
 
 # a sentence's one number and the words after it ("It will take 6 weeks.", "He ran 5 km."); a word
