@@ -742,9 +742,11 @@ def _asked_candidates(text: str) -> tuple[str, ...]:
     return distinct if len(distinct) > 1 else ()
 
 
-# an expression in a variable, then after a comma the point it excludes: "x + 1, x \\neq 1", "$\\frac{1}{x}$, $x \\ne 0$"
-_DOMAIN_COMMA_RE = re.compile(r"^(?=[^,]*[a-z])(?![^,]*(?:\\in\b|\u2208))(?P<e>[^,=<>\n\u2260]{1,120}?)\$?\s*+,\s*+\$?\s*+[a-z]\s*+"
-                              r"(?:\\neq?(?![A-Za-z])|\u2260|!=)\s*+[-\d.\\{}a-z]{1,20}+\$?\s*+\.?$")
+# an expression, then the points it excludes: "x + 1 for $x \\neq 1$", "x + 1, x \\neq 1", "x + 1 (x \\neq 1)" (R4.4);
+# not a set written with them ("x \\in \\mathbb{R}, x \\neq 2" is one set of its own)
+DOMAIN_NOTE_RE = re.compile(
+    r"^(?![^,\n]*(?:\\in\b|\u2208|\\mathbb))(?P<e>[^\n]{1,120}?)\$?\s*+(?:,?\s*+(?:\\text\{\s*+)?(?:for|where|when)(?:\s+all)?\s*+\}?|,|(?P<p>\())\s*+\$?\s*+[a-z]\s*+"
+    r"(?:\\neq?|\\ne\b|\u2260|!=)\s*+[-\d\s,.\\{}a-z]{1,20}?\$?\s*+(?(p)\)\s*+)\.?$")
 
 
 def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[str, ...], str, bool]:
@@ -785,7 +787,7 @@ def split_candidates(answer: str, *, keep_repeats: bool = False) -> tuple[tuple[
 
         if reals_with_condition(text):
             return (text,), "single", False  # "x \\in \\mathbb{R}, x \\neq 2", "all reals except 2 and 3": one set
-    if ("\\ne" in text or "\u2260" in text or "!=" in text) and _DOMAIN_COMMA_RE.match(text):
+    if ("\\ne" in text or "\u2260" in text or "!=" in text) and "," in text and DOMAIN_NOTE_RE.match(text):
         return (text,), "single", False  # "x + 1, x \\neq 1": an expression and the point it excludes (R4.4)
     if " or " in low and "equal" in low and _OR_EQUAL_RE.search(low) and " or " not in _OR_EQUAL_RE.sub(" ", low):
         return (text,), "single", False  # "x is greater than or equal to 2": one relation, in words (R4.4)

@@ -28,6 +28,7 @@ from verifier_runtime.toolkit._memo import memoize_text
 from verifier_runtime.toolkit.choices import LETTERS, letter_and_text, parse_choice, parse_options
 from verifier_runtime.toolkit.commit import (
     CHEMICAL_SPECIES,
+    DOMAIN_NOTE_RE,
     Commitment,
     option_marker,
     rejected_value,
@@ -195,7 +196,7 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
         if _listed_with_others(x, a):
             return "hedge:list_for_single_answer"  # "Joie de vivre, James Ray, 25." for 25
         if _other_number_first(a, ref):
-            return "ambiguous:several_numbers"  # "There are 12, more than the 14 we expected." (R1.2)
+            return "ambiguous:several_numbers"  # "There are 12, more than the 14 we expected." (R1.1)
         worded = word_operation(a)
         if worded is not None:
             # "The answer is 7 squared.": a module that read the digits compared 7, not 49 (R4.1)
@@ -565,7 +566,7 @@ def _listed_with_others(x: Any, answer: str) -> bool:
     return any(_has_peer(answer, alias, x.question or "") for alias in reference_aliases(ref, x.question or "")[:4])
 
 
-# R1.2: a sentence that opens with one number, set off by a comma, and names the reference's number after it
+# R1.1: a sentence that opens with one number, set off by a comma, and names the reference's number after it
 # ("There are 12, more than the 14 we expected."): the first is what it answers, the other is context; a
 # module that read the later one compared the wrong number. A year or a day of a date opening the sentence
 # ("as of 2021, ...", "On July 4, 1960, ...") is context itself.
@@ -2180,9 +2181,6 @@ def _label_conflicts(label: str | None, ref_label: str | None, cues: Cues | None
     return bool(unknown) and label != unknown
 
 
-_DOMAIN_NOTE_RE = re.compile(
-    r"^(?![^,\n]*(?:\\in\b|\u2208|\\mathbb))(?P<e>[^\n]{1,120}?)\$?\s*+(?:,?\s*+(?:\\text\{\s*+)?(?:for|where|when)(?:\s+all)?\s*+\}?|,|(?P<p>\())\s*+\$?\s*+[a-z]\s*+"
-    r"(?:\\neq?|\\ne\b|\u2260|!=)\s*+[-\d\s,.\\{}a-z]{1,20}?\$?\s*+(?(p)\)\s*+)\.?$")
 _MODULUS_SUFFIX_RE = re.compile(
     r"^(?P<e>[^\n]{1,60}?)\s*+(?:\\pmod\s*+(?:\{\s*+\d+\s*+\}|\d+)|\\(?:bmod|mod)\s*+(?:\{\s*+\d+\s*+\}|\d+)"
     r"|\(\s*+(?:\\bmod|\\mod|\\text\{\s*+mod\s*+\}|\\mathrm\{\s*+mod\s*+\}|mod(?:ulo)?)\s*+\d+\s*+\))\s*+\.?$")
@@ -2408,7 +2406,7 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
     if _label_conflicts(a_label, r_label, cues):
         return Judgment(False, "differ:label")
     if "for" in a_text or "where" in a_text or "," in a_text or "(" in a_text:
-        dom = _DOMAIN_NOTE_RE.match(a_text)
+        dom = DOMAIN_NOTE_RE.match(a_text)
         if dom:
             a_text = dom.group("e")  # "x + 1 for $x \\neq 1$": the value, with the points it excludes noted
     if " in " in a_text or " out of " in a_text:
@@ -3174,11 +3172,14 @@ _TIME_ASKED_RE = re.compile(r"\bwhat\s+time\b|\bwhen\b|\bo'?clock\b|\btime\s+of\
 
 def _clock_time(m: re.Match[str]) -> tuple[int, int, bool]:
     """(hour 0-23, minute, whether the half of the day is known) of a clock-time match."""
-    hour, minute = (int(m.group("h")), int(m.group("m"))) if m.group("h") is not None else (int(m.group("h2")), 0)
     ap = (m.group("ap") or "").lower()
+    if m.group("h") is None:  # "3 pm": an hour with its half of the day
+        return int(m.group("h2")) % 12 + (12 if ap == "p" else 0), 0, True
+    hour, minute = int(m.group("h")), int(m.group("m"))
     if ap:
-        return (hour % 12) + (12 if ap == "p" else 0), minute, True
-    return hour, minute, hour == 0 or hour > 12 or m.group("h").startswith("0") if m.group("h") else False
+        return hour % 12 + (12 if ap == "p" else 0), minute, True
+    # the 24-hour clock shows itself by an hour past 12, hour 0 or a leading zero ("09:00")
+    return hour, minute, hour == 0 or hour > 12 or m.group("h").startswith("0")
 
 
 def _time_of_day_judgment(answer: str, ref: str, question: str) -> Judgment | None:

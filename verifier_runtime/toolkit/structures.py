@@ -334,9 +334,9 @@ def expand_plus_minus(s: object) -> Collection | None:
 
 _UNION = re.compile(r"\\cup|\u222a|(?<!\s)\s++U\s+|\\text\{\s*or\s*\}|(?<!\s)\s++or\s+")
 _INFS = {"\\infty": 1, "+\\infty": 1, "-\\infty": -1, "\u221e": 1, "-\u221e": -1, "inf": 1, "-inf": -1,
-         "oo": 1, "-oo": -1, "+\u221e": 1, "infty": 1, "-infty": -1, "+inf": 1}
-_INFINITY_WORDS = {"infinity": "\\infty", "+infinity": "\\infty", "-infinity": "-\\infty", "\u2212infinity": "-\\infty",
-                   "\\text{infinity}": "\\infty", "-\\text{infinity}": "-\\infty"}
+         "oo": 1, "-oo": -1, "+\u221e": 1, "infty": 1, "-infty": -1, "+inf": 1,
+         # the words, read lower-cased: "(2, infinity)", "(-Infinity, 0]"
+         "infinity": 1, "+infinity": 1, "-infinity": -1, "\u2212infinity": -1, "\\text{infinity}": 1, "-\\text{infinity}": -1}
 _IN_PREFIX = re.compile(r"^[A-Za-z](?:_\{?\w+\}?)?\s*(?:\\in|\u2208)\s*")
 _REALS = {"\\mathbb{R}", "\\mathbb R", "\\R", "\u211d", "\\mathbb{R}^1"}
 # the whole real line in words ("All real numbers satisfy it."), with nothing excepted
@@ -354,7 +354,7 @@ _INEQ_MAP = {"\\le": "<=", "\\leq": "<=", "\u2264": "<=", "<=": "<=", "\\ge": ">
 def _endpoint(s: str) -> Any:
     t = s.strip().replace(" ", "")
     if "nfinit" in t:
-        t = _INFINITY_WORDS.get(t.lower(), t)  # "(2, infinity)", "(-infinity, 0]": the words for \\infty
+        t = t.lower()
     if t in _INFS:
         sp = _sympy()
         return sp.oo if _INFS[t] > 0 else -sp.oo

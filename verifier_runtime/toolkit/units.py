@@ -212,9 +212,6 @@ _HYPHEN_EXPONENT_RE = re.compile(r"(?<=[A-Za-z])-(?=[1-3](?![\d.]))")
 _MATH_CONSTANT_NAMES = frozenset({"pi", "Pi", "PI"})
 
 
-_GLUED_MS_POWER_RE = re.compile(r"(?P<k>k?)ms(?:\^\(?-|-)(?P<e>[1-3])\)?")
-
-
 def _unit_string(u: str) -> str | None:
     """A unit text as a pint expression, or ``None`` when it does not look like units."""
     u = u.strip().rstrip(".").strip()
@@ -223,11 +220,12 @@ def _unit_string(u: str) -> str | None:
     if "km" in u or "KM" in u or "Km" in u:
         u = _unit_aliases(u)
     if "ms" in u and " " not in u:
-        glued = _GLUED_MS_POWER_RE.fullmatch(u)
+        glued = _GLUED_METRE_SECOND_RE.fullmatch(u)
         if glued is not None:
             # "ms-1" is "ms^-1" (the comparison may read it as metres per second); "kms^-1", "kms-1" can only
             # be kilometres per second: no unit is called "kms"
-            u = ("km*s" if glued.group("k") else "ms") + "^-" + glued.group("e")
+            power = glued.group("e").translate(_SUPERSCRIPT_DIGITS).strip("^{}()")
+            u = ("km*s" if glued.group("m") == "km" else "ms") + "^" + power
     if "-" in u and " " in u:
         # "m s-1", "kg m-3": a negative power written without its caret, in a product of units ("N-1"
         # alone is the mathematics N - 1)
