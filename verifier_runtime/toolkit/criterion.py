@@ -2990,6 +2990,14 @@ def _quantity_match(qa: Quantity, qr: Quantity, nr: Number | None, cues: Cues | 
         ok = t_conv is not None and (math.isclose(a, t_conv, rel_tol=1e-9) or math.isclose(a, r, rel_tol=1e-12))
         return Judgment(ok, "equal:rounded_as_asked" if ok else "differ:rounding")
     j = _magnitudes(a, r, nr, None, None)
+    if not j.correct and qa.unit != qr.unit and (r == 0 or a == 0):
+        # a zero on one side has no relative precision (32 degF is 0 degC up to float noise of
+        # the offset conversion): compare in the other side's unit, where the value is not zero
+        back = convert(qr, qa.unit)
+        if back is not None and float(back.magnitude) != 0:
+            j2 = _magnitudes(float(qa.magnitude), float(back.magnitude), nr, qr, back)
+            if j2.correct:
+                return j2
     if not j.correct and qa.unit == qr.unit and nr is not None:
         na = _magnitude_number(qa)
         miss = (ambiguous_miss(na, nr) or ("ambiguous:finer_value" if finer_value(na, nr) else None)) \

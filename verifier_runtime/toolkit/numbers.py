@@ -297,10 +297,11 @@ _AMBIGUOUS_COMMA_RE = re.compile(r"^[1-9]\d{0,2},\d{3}$")
 _BASED_RE = re.compile(r"^(?P<digits>[0-9A-Za-z]{1,64})_\{?\(?(?P<base>\d{1,2})\)?\}?$")
 
 
-# Repeating decimals: 0.\overline{3}, 0.1\overline{6}, 0.\dot{3}, 0.(3), 0.1(6), and a block written
+# Repeating decimals: 0.\overline{3}, 0.1\overline{6}, 0.\bar{3}, 0.\dot{3}, 0.(3), 0.1(6), and a block written
 # out at least three times then "..." (0.333..., 0.142857142857142857...)
 _REPEAT_MARK_RE = re.compile(
-    r"^(?P<int>\d+)\.(?P<pre>\d*)(?:\\overline\s*\{(?P<a>\d{1,12})\}|\\dot\s*\{?(?P<b>\d)\}?|\((?P<c>\d{1,12})\))$")
+    r"^(?P<int>\d+)\.(?P<pre>\d*)(?:\\(?:overline|bar)\s*\{(?P<a>\d{1,12})\}|\\(?:dot|bar|overline)\s*\{?(?P<b>\d)\}?"
+    r"|\((?P<c>\d{1,12})\))$")
 # "0.3 recurring", "0.66 repeating": every written decimal the same digit, which repeats ("0.16 recurring" says
 # not which digits repeat: no reading)
 _REPEAT_WORD_RE = re.compile(r"^(?P<int>\d+)\.(?P<digits>(?P<d>\d)(?P=d){0,5})\s++(?:recurring|repeating)$", re.IGNORECASE)
