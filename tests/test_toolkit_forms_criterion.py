@@ -39,6 +39,9 @@ from verifier_runtime.toolkit.units import parse_quantity
         ("Round to 2 decimal places.", ("decimal_places",)),
         ("Give your answer to 3 significant figures.", ("sig_figs",)),
         ("What is the speed, in km/h, of the car?", ("unit",)),
+        ("Write the quotient in the form $a+bi$.", ("complex_form",)),
+        ("Express $1+i$ in polar form.", ("complex_form",)),
+        ("Let $z = a + bi$ with $|z| = 5$. Find $a$.", ()),
         ("What is 3 + 4?", ()),
     ],
 )
@@ -91,6 +94,9 @@ def test_form_checks_read_the_written_form() -> None:
         ("\\frac{1}{\\sqrt{2}}", "Rationalize the denominator.", "form:denominator_not_rationalized"),
         ("12000", "Write 12000 in scientific notation.", "form:scientific_notation_required"),
         ("500 cm", "How long is it, in meters?", "form:unit_required"),
+        ("\\sqrt{2}e^{i\\pi/4}", "Write it in the form a + bi.", "form:rectangular_required"),
+        ("2(\\cos 30^\\circ + i\\sin 30^\\circ)", "Express in rectangular form.", "form:rectangular_required"),
+        ("1 + i\\sqrt{3}", "Write z in exponential form.", "form:polar_required"),
     ],
 )
 def test_each_form_violation_has_its_code(answer: str, question: str, code: str) -> None:
@@ -102,7 +108,11 @@ def test_each_form_violation_has_its_code(answer: str, question: str, code: str)
     [("\\frac{3}{4}", "Give the answer in lowest terms."), ("3.14", "Round pi to 2 decimal places."),
      ("3.1", "Round to 2 decimal places."), ("x(x-1)(x+1)", "Factor completely: x^3 - x."),
      ("(2, \\infty)", "Write your answer in interval notation."), ("1.2 \\times 10^{4}", "In scientific notation."),
-     ("5 m", "How long is it, in meters?"), ("5", "How long is it, in meters?")],
+     ("5 m", "How long is it, in meters?"), ("5", "How long is it, in meters?"),
+     ("3 - 4i", "Write it in the form a + bi."), ("\\frac{1 + i}{2}", "Write it in the form a + bi."),
+     ("-2", "Write it in the form a + bi."), ("(1 + i)^2", "Write it in the form a + bi."),
+     ("2e^{i\\pi/3}", "Write z in polar form."), ("2(\\cos 1 + i\\sin 1)", "Write z in polar form."),
+     ("e^{2} + 1", "Write 7.39 + 1 in exponential form.")],
 )
 def test_allowed_forms_pass(answer: str, question: str) -> None:
     assert form_violations(answer, question_cues(question)) == ()

@@ -27,12 +27,13 @@ _FIELD_DEFAULTS: dict[str, object] = {
     "ratio": False, "decimal": False, "mixed_number": False, "interval_notation": False, "expand": False,
     "factor": False, "factor_completely": False, "rationalize": False, "scientific": False, "radical_form": False,
     "line_form": None,  # the form of a line's equation asked: "slope_intercept" (y = mx + b) or "standard" (Ax + By = C)
+    "complex_form": None,  # the form of a complex number asked: "rectangular" (a + bi) or "polar" (r e^{i theta})
     "unknown": None,  # the symbol asked for: "find x", "solve for y", "value of k"
     "quantity": None,  # the named quantity asked for by its symbol: "what is the pOH" (see QUANTITY_SYMBOL)
     "light_speed": False,  # speeds written as multiples of c, the speed of light: "moving at 0.25 c"
 }
 _FORM_FIELDS = ("simplest_form", "percentage", "decimal", "fraction", "mixed_number", "exact", "radical_form",
-                "interval_notation", "expand", "factor", "rationalize", "scientific", "line_form")
+                "interval_notation", "expand", "factor", "rationalize", "scientific", "line_form", "complex_form")
 
 
 # Every form requirement (and a requested unit) is written with one of these words (substring
@@ -40,7 +41,8 @@ _FORM_FIELDS = ("simplest_form", "percentage", "decimal", "fraction", "mixed_num
 _FORM_WORDS = ("simpl", "lowest", "reduced", "percent", "decimal", "fraction", "mixed", "exact", "terms of",
                "radical", "interval notation", "expand", "multiply out", "distribute", "factor", "rationali",
                "scientific", "standard form", "nearest", "places", "d.p", "dp", "sig", "s.f", "sf", " in ", " in\n",
-               "(in ", "\nin ", "how many", "how much", "onvert", "intercept", "mx", "by")
+               "(in ", "\nin ", "how many", "how much", "onvert", "intercept", "mx", "by", "bi", "ib", "polar",
+               "exponential form", "rectangular")
 
 
 class _Cue:
@@ -98,6 +100,7 @@ class Cues:
     scientific = _Cue()
     radical_form = _Cue()
     line_form = _Cue()
+    complex_form = _Cue()
     unknown = _Cue()
     quantity = _Cue()
     light_speed = _Cue()
@@ -220,6 +223,21 @@ def _line_form(c: Cues) -> str | None:
         return "slope_intercept"
     if c.has("by") and _STANDARD_LINE_RE.search(c._text):
         return "standard"
+    return None
+
+
+# the form of a complex number: "in the form a + bi" ("a+ib", "$a + b i$", "where a and b are real" after it),
+# "in rectangular form"; "in polar form", "in exponential form", "in the form re^{i\theta}"
+_RECTANGULAR_RE = re.compile(r"\bform\b[^.?!\n]{0,25}?(?<![A-Za-z])a\s*+\+\s*+(?:b\s*+(?:\\[,;!]\s*+)?i|i\s*+b)(?![A-Za-z])"
+                             r"|(?<![A-Za-z])a\s*+\+\s*+(?:b\s*+i|i\s*+b)\s*+\$?\s*+form\b|\brectangular\s++form\b", re.I)
+_POLAR_RE = re.compile(r"\b(?:polar|exponential)\s++form\b|\bform\b[^.?!\n]{0,25}?(?<![A-Za-z])r\s*+(?:\\,\s*+)?e\s*+\^", re.I)
+
+
+def _complex_form(c: Cues) -> str | None:
+    if c.has("polar", "exponential form", "re^", "r e^", "r\\,e^") and _POLAR_RE.search(c._text):
+        return "polar"
+    if c.has("bi", "ib", "b i", "i b", "rectangular") and _RECTANGULAR_RE.search(c._text):
+        return "rectangular"
     return None
 
 
@@ -579,6 +597,7 @@ _READERS = {
     "scientific": _rx(("scientific", "standard form"), _SCIENTIFIC_RE),
     "radical_form": _rx(("radical",), _RADICAL_RE),
     "line_form": _line_form,
+    "complex_form": _complex_form,
     "unknown": _unknown,
     "quantity": _quantity,
 }

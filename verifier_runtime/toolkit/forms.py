@@ -358,11 +358,97 @@ def _violations(answer: str, cues: Cues, reference: str | None, unit: str | None
         out.append("form:scientific_notation_required")
     if cues.line_form and _LINE_EQUATION_RE.match(answer) and not _in_line_form(answer, cues.line_form):
         out.append("form:slope_intercept_required" if cues.line_form == "slope_intercept" else "form:standard_form_required")
+    if cues.complex_form:
+        shape = complex_shape(answer)
+        if shape is not None and shape != cues.complex_form:
+            out.append("form:rectangular_required" if cues.complex_form == "rectangular" else "form:polar_required")
     if unit and q is None and n is None:
         q = quantity_in_sentence(answer)  # "It will take 6 weeks." where days are asked
     if unit and q is not None and not _same_unit(q.unit, unit):
         out.append("form:unit_required")
     return out
+
+
+def _has_i(n: Any) -> bool:
+    return any(m[0] == "const" and m[1] == "I" for m in _walk(n))
+
+
+def _real_factor(n: Any) -> bool:
+    """A factor with no imaginary unit, no exponential and no cis in it."""
+    for m in _walk(n):
+        if m[0] == "const" and m[1] == "I" or m[0] == "func" and m[1] in ("cis", "exp"):
+            return False
+        if m[0] == "pow" and m[1] == ("const", "E"):
+            return False
+    return True
+
+
+_TRIG = frozenset(("sin", "cos", "tan", "sec", "csc", "cot"))
+
+
+def _plain_real(n: Any) -> bool:
+    """A real factor with no trigonometric function in it (a part of a + bi, not of a polar form)."""
+    return _real_factor(n) and not any(m[0] == "func" and m[1] in _TRIG for m in _walk(n))
+
+
+def _rectangular_term(t: Any) -> bool:
+    while t[0] == "neg":
+        t = t[1]
+    if _plain_real(t) or t == ("const", "I"):
+        return True
+    if t[0] != "mul":
+        return False
+    units = [f for f in t[1] if f == ("const", "I")]
+    return len(units) == 1 and all(f == ("const", "I") or _plain_real(f) for f in t[1])
+
+
+def _rectangular(tree: Any) -> bool:
+    terms = tree[1] if tree[0] == "add" else (tree,)
+    return all(_rectangular_term(t) for t in terms)
+
+
+def complex_shape(answer: str) -> str | None:
+    """R3.2: how a complex number is written: ``"rectangular"`` (a sum of a real part and a real
+    multiple of i: ``3 - 4i``, ``\\frac{1}{2} + \\frac{\\sqrt{3}}{2}i``, and such a sum times a real
+    number, ``\\frac{1 + i}{2}``), ``"polar"`` (``r e^{i\\theta}``, ``r(\\cos\\theta + i\\sin\\theta)``,
+    ``r\\operatorname{cis}\\theta``); ``None`` for an answer with no imaginary unit, or written
+    otherwise (``\\frac{1}{1 - i}``, ``(1 + i)^2``): no form to hold against it."""
+    tree = _tree(answer)
+    if tree is None or not _has_i(tree) and not any(m[0] == "func" and m[1] == "cis" for m in _walk(tree)):
+        return None
+    if _rectangular(tree):
+        return "rectangular"
+    if tree[0] == "mul" and sum(1 for f in tree[1] if not _plain_real(f)) == 1:
+        inner = next(f for f in tree[1] if not _plain_real(f))
+        if inner[0] == "add" and _rectangular(inner):
+            return "rectangular"  # (1 + i)/2
+    if _polar(tree):
+        return "polar"
+    return None
+
+
+def _polar(tree: Any) -> bool:
+    factors = tree[1] if tree[0] == "mul" else (tree,)
+    odd = [f for f in factors if not _real_factor(f) or _trig_pair(f)]
+    if len(odd) != 1 or not all(_real_factor(f) for f in factors if f is not odd[0]):
+        return False
+    f = odd[0]
+    if f[0] == "pow" and f[1] == ("const", "E"):
+        return _has_i(f[2])
+    if f[0] == "func" and f[1] in ("cis", "exp"):
+        return True
+    return _trig_pair(f)
+
+
+def _trig_pair(n: Any) -> bool:
+    """``\\cos\\theta + i \\sin\\theta``."""
+    if n[0] != "add" or len(n[1]) != 2:
+        return False
+    a, b = n[1]
+    if a[0] == "func" and a[1] == "cos" and b[0] == "mul" and ("const", "I") in b[1]:
+        rest = [f for f in b[1] if f != ("const", "I")]
+        return len(rest) == 1 and rest[0][0] == "func" and rest[0][1] == "sin" and rest[0][2] == a[2]
+    return False
 
 
 # an equation of a line in x and y (one "=", both letters), the only answers a line's form binds
