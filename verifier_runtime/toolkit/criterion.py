@@ -2331,7 +2331,28 @@ def _reaction_judgment(answer: str, ref: str) -> Judgment | None:
     return Judgment(True, "equal:reaction") if ra == rr else Judgment(False, "differ:reaction")
 
 
+# a logarithm written without its base: "\log 100" is 2 to one grader (base 10) and 4.605 to another (base e)
+_BARE_LOG_RE = re.compile(r"(?<![A-Za-z])\\?log(?![A-Za-z_])(?!\s*+_)")
+# the question fixes the base: "\log_{10}", "common logarithm", "log base 10"; "\ln", "natural logarithm"
+_LOG_BASE_CUE_RE = re.compile(r"\\log\s*+_|\\ln(?![A-Za-z])|\b(?:common|natural|decimal)\s++log|\blog(?:arithm)?\s++(?:to\s++)?base\b",
+                              re.IGNORECASE)
+
+
 def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element: bool) -> Judgment | None:
+    j = _compare_core(answer, ref, cues, x, element)
+    if ("log" in answer or "log" in ref) and (_BARE_LOG_RE.search(answer) or _BARE_LOG_RE.search(ref)):
+        question = x.question if x is not None and isinstance(getattr(x, "question", None), str) else ""
+        if not _LOG_BASE_CUE_RE.search(question):
+            # R4.1: a logarithm with no base and no base in the question is read both ways; where the two
+            # readings disagree, neither is the answer's meaning for certain
+            ten = _compare_core(_BARE_LOG_RE.sub(r"\\log_{10}", answer), _BARE_LOG_RE.sub(r"\\log_{10}", ref), cues, x,
+                                element)
+            if (j is not None and j.correct) != (ten is not None and ten.correct):
+                return Judgment(False, "ambiguous:log_base")
+    return j
+
+
+def _compare_core(answer: str, ref: str, cues: Cues | None, x: Any, element: bool) -> Judgment | None:
     if _quantity_conflicts(answer, cues):
         return Judgment(False, "differ:label")
     if ref[-1:] in "CKc" and x is not None and x.question:
