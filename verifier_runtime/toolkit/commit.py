@@ -1350,6 +1350,9 @@ _ALT_AFTER_RE = re.compile(
     r"|\bif\b[^.\n]{0,80}?,\s*+(?:then\s+)?(?:the\s+(?:[a-z]+\s+){0,2}?(?:sum|total|answer|result|value|count|number|"
     r"product|difference|area|length|probability|remainder)|it)\s+(?:is|would\s+be|becomes|will\s+be)\s+(?P<p>"
     + _ALT_VALUE + r")(?=\s*+(?:[.!?;,)]|$))"
+    # "42. If you meant the other box, 43.": another value under a condition, alone after the comma
+    # (the "if" opening a sentence: not "Catch Me If You Can", a title; the value ending it)
+    r"|(?:^\s*+|(?<=[.!?;:\n])|(?<=[.!?;:\n]\s))if\b[^.\n()]{0,80}?,\s*+(?:then\s+)?(?P<x2>" + _ALT_VALUE + r")(?=\s*+(?:[.!?;]|$))"
     # "12 if n is even, and 14 if n is odd": a value for each case
     r"|\b(?:if|when)\b[^.;\n]{1,60}?[,;]\s*+(?:(?:and|or|but|while)\s+)?(?P<o>" + _ALT_VALUE + r")\s+(?:if|when|otherwise)\b"
     # "12 (though 14 is defensible)": a second value conceded
@@ -1415,7 +1418,7 @@ def _after_offer_possible(fold: str) -> bool:
     if "could" in fold or "might" in fold or "may" in fold or "perhaps" in fold or "possibly" in fold:
         return True  # ("maybe" holds "may")
     if "if" in fold and ("would" in fold or "will" in fold or "\\boxed{" in fold or "(" in fold or fold.count("if") > 1
-                         or ("," in fold and (" is " in fold or "becomes" in fold))):
+                         or "," in fold):
         return True
     if "when" in fold and ("when" in fold[fold.find("when") + 4:] or "otherwise" in fold):
         return True
@@ -1437,7 +1440,7 @@ def alternative_offered(answer: str, text: str) -> str | None:
         fold is None or "also" in fold or "equally" in fold) else []
     if fold is None or _after_offer_possible(fold):
         found += [(m.start(), next(g for g in m.group("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p",
-                                                                  "q", "r", "s", "t", "u", "v2")
+                                                                  "q", "r", "s", "t", "u", "v2", "x2")
                                    if g))
                   for m in _ALT_AFTER_RE.finditer(window)
                   if not m.group("h") or _CLAUSE_START_RE.search(window, 0, m.start())]
