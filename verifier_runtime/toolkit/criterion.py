@@ -706,7 +706,7 @@ def reference_stated(x: Any, phrase: str, answer: str | None = None) -> bool:
         return False
     if date_conflicts(a, x.ref or ""):
         return False
-    return bool(_stated_in(a, phrase))
+    return bool(_stated_in(a, phrase, x.question or ""))
 
 
 # words that start a sentence or a statement, not a name ("In Canberra.", "Answer Canberra")
@@ -3612,13 +3612,15 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 return Judgment(False, "ambiguous:several_numbers")  # "There are 12, more than the 14 we expected."
             if restated_quantity_disagrees(answer):
                 return Judgment(False, "hedge:restated_differently")  # "5 km (about 4 miles)": two values
-            stated = _stated_in(answer, alias)
+            stated = _stated_in(answer, alias, (x.question or "") if x is not None else "")
             if stated is not None:
                 return Judgment(stated, "equal:reference_in_answer" if stated else "differ:reference_not_committed")
     if x is not None and x.question and _surname_answer(answer, ref, x.question):
         if _has_peer(answer, ref.split()[-1], x.question) or _BETWEEN_NAMES_RE.search(answer) \
                 or _TORN_BETWEEN_RE.search(answer):
             return Judgment(False, "hedge:list_for_single_answer")  # "Shakespeare and Marlowe co-wrote it."
+        if _stated_in(answer, ref.split()[-1], x.question) is False:
+            return Judgment(False, "differ:reference_not_committed")  # "a contemporary of Shakespeare"
         return Judgment(True, "equal:surname")
     if _REFUSAL_RE.match(answer.strip()):
         return Judgment(False, "invalid:refusal")
@@ -3773,20 +3775,20 @@ _CONTRAST_RE = re.compile(r"\b(?:but|however|whereas|although|though)\b[^.]{0,30
                           re.IGNORECASE)
 
 
-def _stated_in(answer: str, alias: str) -> bool | None:
+def _stated_in(answer: str, alias: str, question: str = "") -> bool | None:
     """R6.4: the reference phrase is the answer a short reply states, or in a longer reply the
     answer its first or last sentence states; not negated or offered beside another candidate
     (the words just before and after it decide); a phrase mentioned in passing inside a
     paragraph is not a committed answer. ``None``: the phrase is not there at all."""
     if len(answer.split()) <= _SHORT_STATEMENT_WORDS:
-        return _committed_near(answer, alias)
+        return _committed_near(answer, alias, question)
     sentences = [t for t in _SENTENCE_RE.split(answer.strip()) if t.strip()]
     ends = sentences[:1] + sentences[-1:] if len(sentences) > 1 else sentences
     found = False
     for sent in ends:
         if contains_answer(sent, alias):
             found = True
-            if _committed_near(sent, alias):
+            if _committed_near(sent, alias, question):
                 return True
     return False if found or sentences else None
 
@@ -3809,7 +3811,7 @@ def _find_ignoring_case(text: str, needle: str) -> tuple[int, int] | None:
 _ASIDE_NOT_RE = re.compile(r"\s*+(?:\(\s*+not\s++[^()\n]{1,30}\)|[,;\u2014\u2013-]\s*+not\s++[^,.;()\n]{1,30})", re.IGNORECASE)
 
 
-def _committed_near(text: str, alias: str) -> bool:
+def _committed_near(text: str, alias: str, question: str = "") -> bool:
     """No negation or alternative among the few words around the (first) mention of ``alias``."""
     span = _find_ignoring_case(text, alias)
     if span is None:
@@ -3835,8 +3837,54 @@ def _committed_near(text: str, alias: str) -> bool:
     lead = " ".join(words)
     if _NOT_COMMITTED_RE.search(window) or _REPORTED_RE.search(lead) or _SUPERSEDED_RE.search(lead):
         return False
+    if _mentioned_only(before, after, question):
+        return False
     # "..., but it was in fact Petra": a contrast after the mention moves the answer elsewhere
     return not _CONTRAST_RE.search(" ".join(after.split()[:12]))
+
+
+# R6.4: the phrase named as something other than the answer. Excluded: "anyone but X", "everyone except X",
+# "other than X"; the other term of a relation: "a contemporary of X", "the son of X", and after it, "X's
+# brother" (a possessive before a noun; "X's the one" is "X is"); the second of a ranking: "China, followed
+# by X", "China, then X"; called a wrong answer: "X is a common wrong answer", "X is a myth" (not "Statement
+# B is false", which answers "Which statement is false?")
+_EXCLUDED_BEFORE_RE = re.compile(
+    r"(?:\b(?:any|every|no|some)(?:one|body|thing)\s++but|\ball\s++but|\bexcept(?:\s++for)?|\bexcluding|\bother\s++than"
+    r"|\bwith\s++the\s++exception\s++of|\bsave\s++for|\bapart\s++from|\baside\s++from)\s*+[\"'\u201c]?$", re.IGNORECASE)
+_RELATION_NOUNS = (r"contemporary|contemporaries|son|daughter|wife|husband|widow|brother|sister|father|mother|parent|child"
+                   r"|grandson|granddaughter|nephew|niece|cousin|uncle|aunt|student|pupil|teacher|tutor|mentor|rival|friend"
+                   r"|successor|predecessor|colleague|assistant|apprentice|disciple|follower|imitator|descendant|ancestor"
+                   r"|biographer|critic|opponent|partner|protégé|protege")
+_RELATED_TERM_BEFORE_RE = re.compile(r"\b(?:an?|the|his|her|their)\s++(?:[a-z]+\s++)?(?:" + _RELATION_NOUNS + r")\s++of\s*+$",
+                                     re.IGNORECASE)
+_RELATION_ASKED_RE = re.compile(r"\b(?:" + _RELATION_NOUNS + r")s?\b", re.IGNORECASE)
+_POSSESSIVE_AFTER_RE = re.compile(r"^['\u2019]s\s++(?P<w>[a-z]++)\b")
+_CONTRACTION_WORDS = frozenset("the a an is was not also definitely probably surely clearly certainly right correct "
+                               "my our your his her their it that this been being".split())
+_RANKED_AFTER_RE = re.compile(r"(?:,|;)\s*+(?:and\s++)?(?:followed\s++by|then|next\s++(?:is|comes))\s*+$", re.IGNORECASE)
+_CALLED_WRONG_RE = re.compile(
+    r"^[\"'\u201d]?\s*+(?:is|was|would\s++be)\s++(?:a\s++|an\s++|the\s++)?(?:common(?:ly\s++given)?\s++|popular\s++"
+    r"|frequent\s++|typical\s++|tempting\s++|classic\s++)?(?:(?:wrong|incorrect|false|mistaken)\s++(?:answer|choice|option|guess)"
+    r"|misconception|myth|trap|distractor|mistake)\b", re.IGNORECASE)
+
+
+def _mentioned_only(before: str, after: str, question: str = "") -> bool:
+    """R6.4: the phrase is excluded, a relation's other term, second in a ranking, or called wrong:
+    named, but not as the answer (:data:`_EXCLUDED_BEFORE_RE` and the patterns after it). Where the
+    question asks about a relation ("Who is Daryl's brother?" answered "Daryl is the brother of Merle";
+    "Who taught Alexander?" answered "Alexander was a student of Aristotle"), either term may be the
+    answer, so a relation sets no term aside there."""
+    tail = before[-60:]
+    if _EXCLUDED_BEFORE_RE.search(tail) or _RANKED_AFTER_RE.search(tail):
+        return True
+    if _RELATION_ASKED_RE.search(question):
+        return _CALLED_WRONG_RE.match(after.lstrip()) is not None  # (a relation asked: either term may answer)
+    if _RELATED_TERM_BEFORE_RE.search(tail):
+        return True
+    m = _POSSESSIVE_AFTER_RE.match(after)
+    if m and m.group("w").lower() not in _CONTRACTION_WORDS and m.group("w").lower() not in question.lower():
+        return True
+    return _CALLED_WRONG_RE.match(after.lstrip()) is not None
 
 
 # a turn from what others think or what it is not to what the response says it is
