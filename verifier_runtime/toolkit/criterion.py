@@ -506,6 +506,9 @@ def _not_one_value(answer: str, ref: str, cues: Cues | None, question: str) -> s
         return "hedge:range"
     if _bound_for_one_value(answer, ref, question):
         return "hedge:bound"
+    qualified = _qualified_number(answer, ref, question)
+    if qualified:
+        return qualified
     if _scaled_reference_number(answer, ref) and not _kelvin_answer(answer, cues, question):
         return "differ:scale"  # "12 million" or "12 dozen" is not 12
     if ". " in answer and not (cues is not None and cues.several) and _names_as_sentences(answer, ref):
@@ -531,6 +534,69 @@ def _names_as_sentences(answer: str, ref: str) -> bool:
              and not p.lower().endswith("ly")]
     keys = {normalize_text(p) for p in names}
     return normalize_text(ref) in keys and len(keys) > 1
+
+
+# R4.1: words after the reference's number that make it another quantity than the one asked: a difference
+# ("2000 more people than the village"), a rate ("2000 people per square mile"), a time before or after
+# ("2000 years ago" for a year), a decade ("the 2000s"); "2000+" and a time bound ("before 2000",
+# "since 2000") bound it (R2.1)
+_COMPARED_AFTER_RE = re.compile(r"^\s*+(?:[a-z]++\s++){0,3}?(?:more|fewer|less|greater|higher|lower|larger|smaller|older|younger"
+                                r"|longer|shorter|bigger|heavier|lighter|taller|faster|slower|cheaper|earlier|later)\s++"
+                                r"(?:[a-z]++\s++){0,4}?than\b", re.IGNORECASE)
+_COMPARISON_ASKED_RE = re.compile(r"\b(?:more|fewer|less|greater|higher|lower|larger|smaller|older|younger|longer|shorter|bigger"
+                                  r"|heavier|lighter|taller|faster|slower|cheaper|earlier|later)\b[^?.]{0,60}?\bthan\b"
+                                  r"|\bby\s++how\s++(?:many|much)\b|\bdifference\b|\bexceed", re.IGNORECASE)
+_RATE_AFTER_RE = re.compile(r"^\s*+(?:[a-z]++\s++){0,2}?(?:per|each|every|a|an)\s++(?:square\s++|cubic\s++)?"
+                            r"(?:mile|kilomet(?:er|re)|km|met(?:er|re)|acre|hectare|day|week|month|year|hour|minute|second"
+                            r"|person|capita|household|student|head|unit|litre|liter|gallon|kg|kilogram|pound)s?\b"
+                            r"|^\s*+(?:[a-z]++\s++){0,2}?per\b", re.IGNORECASE)
+_RATE_ASKED_RE = re.compile(r"\bper\b|\brate\b|\bdensity\b|\beach\b|\bevery\b|\baverage\b|\bspeed\b|\bvelocity\b"
+                            r"|\bhow\s++fast\b|/|\ba\s++(?:day|week|month|year|hour|minute)\b|\b(?:hourly|daily|weekly|monthly|yearly|annual(?:ly)?)\b"
+                            r"|\bcost\b|\bpays?\b|\bearns?\b|\bcharges?\b", re.IGNORECASE)
+_OFFSET_AFTER_RE = re.compile(r"^\s*+(?:years?|months?|weeks?|days?|decades?|centuries|century|millennia|hours?|minutes?)\s++"
+                              r"(?:ago|later|earlier|before|after|prior|from\s++now|since|hence)\b", re.IGNORECASE)
+_OFFSET_ASKED_RE = re.compile(r"\bago\b|\bhow\s++(?:many|long)\b|\blater\b|\bearlier\b|\bafter\b|\bbefore\b|\belapsed\b",
+                              re.IGNORECASE)
+_DECADE_AFTER_RE = re.compile(r"^(?:['\u2019]?s)\b")
+_PLUS_AFTER_RE = re.compile(r"^\+(?!\s*+[\d(\\$]|\s*+[a-zA-Z](?![a-zA-Z]))")  # ("2000 + x" is a sum)
+_TIME_BOUND_BEFORE_RE = re.compile(r"\b(?:before|after|since|until|till|prior\s++to|no\s++later\s++than|no\s++earlier\s++than"
+                                   r"|as\s++(?:early|late)\s++as|by\s++the\s++(?:end|start)\s++of)\s++(?:the\s++year\s++)?$",
+                                   re.IGNORECASE)
+
+
+_YEAR_RE = re.compile(r"^(?:1[0-9]|20|21)\d\d$")  # a number a time bound may be about ("since 14 were broken" is no time)
+
+
+def _qualified_number(answer: str, ref: str, question: str) -> str | None:
+    """R4.1 / R2.1: the answer's last statement of the reference's number is qualified by the words
+    around it into another quantity (see :data:`_COMPARED_AFTER_RE`), unless the question asks for
+    that quantity ("How many more ... than ...?", "How many per ...?", "How many years ago ...?"):
+    the reason, else ``None``."""
+    if len(answer) > 300 or not ref or len(ref) > 40 or not _PLAIN_NUMBER_RE.match(ref.strip()):
+        return None
+    last = _last_reference_number(answer, ref)
+    if last is None:
+        return None
+    end = last.start() + len(last.group().rstrip(","))
+    after = answer[end: end + 60]
+    q = question or ""
+    if _DECADE_AFTER_RE.match(after):
+        return "differ:decade"  # "the 2000s", "the 1990's": ten years, not one
+    if _PLUS_AFTER_RE.match(after):
+        return "hedge:bound"  # "2000+ people": at least 2000
+    if after[:1] in (",", ";"):
+        after = ""  # "There are 12, more than the 14 we expected.": a clause of its own after the number
+    if _COMPARED_AFTER_RE.match(after) and not _COMPARISON_ASKED_RE.search(q):
+        return "differ:comparison"
+    if _RATE_AFTER_RE.match(after) and not _RATE_ASKED_RE.search(q):
+        return "differ:rate"
+    if _OFFSET_AFTER_RE.match(after) and not _OFFSET_ASKED_RE.search(q):
+        return "differ:time_offset"
+    if _YEAR_RE.match(last.group().rstrip(",")) and _TIME_BOUND_BEFORE_RE.search(
+            answer[max(0, last.start() - 40): last.start()]) and not re.search(
+            r"\b(?:before|after|since|until|by)\b", q, re.IGNORECASE):
+        return "hedge:bound"  # "It happened before 2000.": a bound on the year
+    return None
 
 
 def _last_reference_number(answer: str, ref: str) -> re.Match[str] | None:
