@@ -29,6 +29,7 @@ from verifier_runtime.toolkit.choices import LETTERS, letter_and_text, parse_cho
 from verifier_runtime.toolkit.commit import (
     CHEMICAL_SPECIES,
     DOMAIN_NOTE_RE,
+    WORK_RESULT,
     Commitment,
     option_marker,
     rejected_value,
@@ -592,6 +593,35 @@ def _other_number_first(answer: str, ref: str) -> bool:
     if n1 is None or n1.value == nr.value:
         return False
     return any((n := parse_number(m.group(0).replace(",", ""))) is not None and n.value == nr.value for m in found[1:])
+
+
+# R1.1: after the reference's number, in its sentence, a step's result or a "then" before another number
+# ("We get 12, then add 2 to reach 14.", "12 minus 3 leaves 9", "We get 12, then 14."): the working went on
+# past the reference, which is no committed answer however the sentence's last value is read
+_RESULT_AFTER_RE = re.compile(r"(?:" + WORK_RESULT + r"|(?<![\w-])then)[ \t]++(?:(?:about|only|just|exactly|a[ \t]++total[ \t]++of)"
+                              r"[ \t]++)?\$?(?P<n>[-+\u2212]?(?:\d{1,3}(?:,\d{3})++(?!\d)|\d++)(?:\.\d++)?+)(?![\w^])", re.IGNORECASE)
+_SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)(?<!\d\.)|\n")
+
+
+def _result_after(answer: str, ref: str) -> bool:
+    """The reference's number is in the answer and, later in its sentence, a step of working gives
+    another number (see ``_RESULT_AFTER_RE``)."""
+    if len(answer) > 400 or not ("then" in answer.lower() or re.search(WORK_RESULT, answer, re.IGNORECASE)):
+        return False
+    nr = parse_number(ref)
+    if nr is None:
+        return False
+    text = answer.replace("$", "")
+    for m in _PROSE_NUMBER_RE.finditer(text):
+        n = parse_number(m.group(0).replace(",", ""))
+        if n is None or n.value != nr.value:
+            continue
+        end = _SENTENCE_END_RE.search(text, m.end())
+        for r in _RESULT_AFTER_RE.finditer(text, m.end(), end.start() if end else len(text)):
+            later = parse_number(r.group("n").replace(",", "").replace("\u2212", "-"))
+            if later is not None and later.value != nr.value:
+                return True
+    return False
 
 
 _TWO_NAMES_RE = re.compile(r"^(?P<a>" + NAME_PATTERN + r")[ \t]*+(?P<sep>[,;])[ \t]++(?P<b>" + NAME_PATTERN
@@ -1252,6 +1282,9 @@ _NUMBER_PHRASE_RE = re.compile(
     re.IGNORECASE,
 )
 _MAX_STATEMENT_WORDS = 20
+# a copula negated: "is not 14", "is never 14", "does not give 14", "doesn't make 14", "never equals 14"
+_NEGATED_COPULA_AFTER_RE = re.compile(r"(?:not|never|no[ \t]++longer)\b", re.IGNORECASE)
+_NEGATED_COPULA_BEFORE_RE = re.compile(r"(?:\bnot|\bnever|n't|n\u2019t)[ \t]*+$", re.IGNORECASE)
 # "minus 7", "negative 7": a sign written as a word before digits (R4.1)
 _SIGN_WORD_RE = re.compile(r"\b(?:minus|negative)[ \t]++(?=\d)", re.IGNORECASE)
 _REAL_SET_START_RE = re.compile(r"(?:the\s+set\s+of\s+)?(?:all|every|any)\s+real\b", re.IGNORECASE)  # a set in words
@@ -1373,6 +1406,9 @@ def statement_values(answer: str, *, percent: bool = False) -> list[str]:
         return []
     out: list[str] = []
     cops = list(_COPULA_RE.finditer(text))
+    if cops and (_NEGATED_COPULA_AFTER_RE.match(text, cops[-1].end())
+                 or _NEGATED_COPULA_BEFORE_RE.search(text, max(0, cops[-1].start() - 16), cops[-1].start())):
+        return []  # "12 plus 2 is not 14", "Adding 2 to 12 does not give 14": no value stated (R2.5)
     if cops:
         v = text[cops[-1].end():].strip().rstrip(".!")  # the last statement: "so the ratio is 2 : 1"
         if v and v != text and (len(v.split()) <= 6 or (len(v.split()) <= 12 and _REAL_SET_START_RE.match(v))):
@@ -3581,6 +3617,8 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 return Judgment(False, "differ:equation")  # "x + 1 = 0" for x + 1: an equation, not the expression
             if _NUMERIC_START_RE.match(alias) and _other_number_first(answer, alias):
                 return Judgment(False, "ambiguous:several_numbers")  # "There are 12, more than the 14 we expected."
+            if _NUMERIC_START_RE.match(alias) and _result_after(answer, alias):
+                return Judgment(False, "differ:reference_not_committed")  # "We get 12, then add 2 to reach 14." for 12
             if restated_quantity_disagrees(answer):
                 return Judgment(False, "hedge:restated_differently")  # "5 km (about 4 miles)": two values
             stated = _stated_in(answer, alias)
