@@ -189,3 +189,22 @@ def test_plus_minus_and_assignments() -> None:
     assert assigned_value(parse_element("x + y = 3")) is None
     assert elements_equal(eq, parse_number("3")) is True
     assert parse_interval_set("x \\in [0, 1)") is not None
+
+
+@pytest.mark.parametrize(("a", "b", "equal"), [
+    (r"\{\emptyset, \{\emptyset\}\}", r"\{\{\emptyset\}, \emptyset\}", True),
+    (r"\{\emptyset, \{3\}\}", r"\{\{3\}, \varnothing\}", True),
+    (r"\{\emptyset, \{3\}\}", r"\{\{3\}, \{ \}\}", True),
+    (r"\{\emptyset, \{\emptyset\}\}", r"\{\emptyset\}", False),
+    (r"\{\emptyset, \{\emptyset\}\}", r"\{\emptyset, \{\{\emptyset\}\}\}", False),
+    (r"\{4, \{5\}\}", r"\{4, 5\}", False),
+])
+def test_the_empty_set_is_an_element_like_any_other(a: str, b: str, equal: bool) -> None:
+    ca, cb = parse_collection(a), parse_collection(b)
+    assert ca is not None and cb is not None
+    assert collections_equal(ca, cb) is equal
+
+
+def test_a_set_is_no_number() -> None:
+    assert elements_equal(parse_element(r"\{2\}"), parse_number("2")) is False
+    assert elements_equal(parse_number("0"), parse_element(r"\emptyset")) is False

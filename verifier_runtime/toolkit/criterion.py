@@ -624,6 +624,44 @@ def _result_after(answer: str, ref: str) -> bool:
     return False
 
 
+_SET_BUILDER_RE = re.compile(r"\\mid|\\vert|\||:|\\colon")
+_SET_OPEN_RE = re.compile(r"\\left\\\{|\\\{|\\right\\\}|\\\}")
+
+
+def _in_larger_set(answer: str, alias: str) -> bool:
+    """R2.4: every mention of ``alias`` in the answer sits inside a set the answer writes (``\\{ ... \\}``)
+    that holds more than it: ``\\{\\emptyset, \\{\\emptyset\\}\\}`` holds the text of ``\\{\\emptyset\\}`` and is
+    another set, never the reference by containment."""
+    if "\\{" not in answer or len(answer) > 2000 or not alias:
+        return False
+    k = answer.find(alias)
+    if k < 0:
+        return False
+    while k >= 0:
+        stack: list[int] = []  # where the sets open before the mention, innermost last
+        for m in _SET_OPEN_RE.finditer(answer, 0, k):
+            if m.group(0).endswith("{"):
+                stack.append(m.end())
+            elif stack:
+                stack.pop()
+        if not stack:
+            return False  # a mention outside every set
+        start = stack[-1]
+        depth, end = 1, -1
+        for m in _SET_OPEN_RE.finditer(answer, k + len(alias)):
+            depth += 1 if m.group(0).endswith("{") else -1
+            if depth == 0:
+                end = m.start()
+                break
+        inner = answer[start:end] if end >= 0 else answer[start:]
+        if _squash(inner) == _squash(alias) or "," not in inner.replace(alias, "", 1) or _SET_BUILDER_RE.search(inner):
+            # "\\{ 1, 2 \\}" for "1, 2": the set of the reference's elements; "\\{ r \\mid 0 \\leq r \\}": a
+            # set written by its condition, not a list of elements beside the reference
+            return False
+        k = answer.find(alias, k + 1)
+    return True
+
+
 _TWO_NAMES_RE = re.compile(r"^(?P<a>" + NAME_PATTERN + r")[ \t]*+(?P<sep>[,;])[ \t]++(?P<b>" + NAME_PATTERN
                            + r")[ \t]*+[.!]?$")
 
@@ -3617,6 +3655,8 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 return Judgment(False, "differ:equation")  # "x + 1 = 0" for x + 1: an equation, not the expression
             if _NUMERIC_START_RE.match(alias) and _other_number_first(answer, alias):
                 return Judgment(False, "ambiguous:several_numbers")  # "There are 12, more than the 14 we expected."
+            if _in_larger_set(answer, alias):
+                return Judgment(False, "differ:set")  # "\{\emptyset, \{\emptyset\}\}" for \{\emptyset\}: a larger set (R2.4)
             if _NUMERIC_START_RE.match(alias) and _result_after(answer, alias):
                 return Judgment(False, "differ:reference_not_committed")  # "We get 12, then add 2 to reach 14." for 12
             if restated_quantity_disagrees(answer):

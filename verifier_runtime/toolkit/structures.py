@@ -228,6 +228,8 @@ def parse_element(s: object, *, _depth: int = 0) -> Any:
         t = _strip_wrappers(_prep(s))
         if not t:
             return None
+        if t in _EMPTY or _SPACES_RE.sub("", t) in _EMPTY:
+            return Collection((), False, "{", t)  # the empty set, an element like any other: {\emptyset, 1}
         if t[0] in _OPEN or t.startswith("\\{"):
             nested = parse_collection(t, _depth=_depth + 1)
             if nested is not None:
@@ -249,6 +251,7 @@ def parse_element(s: object, *, _depth: int = 0) -> Any:
 # --- collections ---------------------------------------------------------------------------------
 
 _EMPTY = {"\\emptyset", "\\varnothing", "\u2205", "\\{\\}", "{}", "\\{ \\}"}
+_SPACES_RE = re.compile(r"\s+|\\[,;:! ]")
 
 
 def parse_collection(s: object, *, _depth: int = 0) -> Collection | None:
@@ -851,6 +854,9 @@ def elements_equal(a: Any, b: Any, *, rel_tol: float = 0.0, abs_tol: float = 0.0
             return numbers_close(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
         if isinstance(a, Collection) and isinstance(b, Collection):
             return collections_equal(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+        if (isinstance(a, Collection) and a.is_set and isinstance(b, Number)) or (
+                isinstance(b, Collection) and b.is_set and isinstance(a, Number)):
+            return False  # a set is no number: {2} is not 2, \emptyset is not 0 (R2.4)
         if isinstance(a, IntervalSet) and isinstance(b, IntervalSet):
             return interval_sets_equal(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
         if isinstance(a, Collection) and isinstance(b, IntervalSet):
