@@ -208,3 +208,19 @@ def test_the_empty_set_is_an_element_like_any_other(a: str, b: str, equal: bool)
 def test_a_set_is_no_number() -> None:
     assert elements_equal(parse_element(r"\{2\}"), parse_number("2")) is False
     assert elements_equal(parse_number("0"), parse_element(r"\emptyset")) is False
+
+
+@pytest.mark.parametrize(("text", "rows"), [
+    ("(1, 2)^T", ((1,), (2,))),
+    ("[1, 2]^{T}", ((1,), (2,))),
+    (r"(1, 2)^\top", ((1,), (2,))),
+    (r"\begin{pmatrix}1 & 2\end{pmatrix}^{\mathsf{T}}", ((1,), (2,))),
+    (r"\begin{pmatrix}1 & 2\\3 & 4\end{pmatrix}^T", ((1, 3), (2, 4))),
+    (r"\{1, 2\}^T", None),  # a set has no transpose
+    ("A^T", None),
+    ("(1, 2)^2", None),
+])
+def test_a_transpose_mark_transposes(text: str, rows) -> None:
+    m = parse_matrix(text)
+    got = None if m is None else tuple(tuple(int(x.value) for x in r) for r in m.rows)
+    assert got == rows

@@ -624,6 +624,24 @@ def _result_after(answer: str, ref: str) -> bool:
     return False
 
 
+_RAISED_RE = re.compile(r"[ \t]*+(?:\$[ \t]*+)?(?:\^|!(?!=))")
+
+
+def _raised_mention(answer: str, alias: str) -> bool:
+    """R1.1: every mention of a bracketed or numeric reference in the answer is the base of a power or
+    a factorial ("$(1, 2)^2$", "12^3", "5!" for 5): the answer states that operation's value."""
+    if not alias or alias[-1:] not in ")]}" and not alias[-1:].isdigit() or len(answer) > 2000:
+        return False
+    k = answer.find(alias)
+    if k < 0:
+        return False
+    while k >= 0:
+        if not _RAISED_RE.match(answer, k + len(alias)):
+            return False
+        k = answer.find(alias, k + 1)
+    return True
+
+
 _SET_BUILDER_RE = re.compile(r"\\mid|\\vert|\||:|\\colon")
 _SET_OPEN_RE = re.compile(r"\\left\\\{|\\\{|\\right\\\}|\\\}")
 
@@ -3655,6 +3673,8 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 return Judgment(False, "differ:equation")  # "x + 1 = 0" for x + 1: an equation, not the expression
             if _NUMERIC_START_RE.match(alias) and _other_number_first(answer, alias):
                 return Judgment(False, "ambiguous:several_numbers")  # "There are 12, more than the 14 we expected."
+            if _raised_mention(answer, alias):
+                return Judgment(False, "differ:expression")  # "$(1, 2)^2$" for (1, 2): the power, not the tuple (R1.1)
             if _in_larger_set(answer, alias):
                 return Judgment(False, "differ:set")  # "\{\emptyset, \{\emptyset\}\}" for \{\emptyset\}: a larger set (R2.4)
             if _NUMERIC_START_RE.match(alias) and _result_after(answer, alias):
