@@ -224,3 +224,30 @@ def test_a_transpose_mark_transposes(text: str, rows) -> None:
     m = parse_matrix(text)
     got = None if m is None else tuple(tuple(int(x.value) for x in r) for r in m.rows)
     assert got == rows
+
+
+@pytest.mark.parametrize(("text", "factors"), [
+    ("3 cm by 5 cm", [(3, "centimeter"), (5, "centimeter")]),
+    ("3 cm x 5 cm", [(3, "centimeter"), (5, "centimeter")]),
+    (r"3 \times 5 cm", [(3, "centimeter"), (5, "centimeter")]),
+    ("2 x 3 x 4 m", [(2, "meter"), (3, "meter"), (4, "meter")]),
+    ("3 by 5", None),  # no unit: the factors of R3.3
+    ("3 cm x 5", None),  # the second factor's unit is not written
+    (r"3 \times 10^8 m", None),  # scientific notation
+    ("3 kg x 5 m", None),  # different dimensions
+    ("x by y cm", None),
+])
+def test_dimensions_with_a_unit_on_each_factor(text: str, factors) -> None:
+    from verifier_runtime.toolkit.units import parse_dimensions
+
+    d = parse_dimensions(text)
+    assert (None if d is None else [(int(q.magnitude), q.unit) for q in d]) == factors
+
+
+def test_dimensions_compare_in_any_order_after_conversion() -> None:
+    from verifier_runtime.toolkit.units import dimensions_equal, parse_dimensions
+
+    ref = parse_dimensions(r"3 \times 5 cm")
+    assert dimensions_equal(parse_dimensions("50 mm by 3 cm"), ref) is True
+    assert dimensions_equal(parse_dimensions("3 cm by 6 cm"), ref) is False
+    assert dimensions_equal(parse_dimensions("3 cm by 5 cm by 1 cm"), ref) is False

@@ -84,9 +84,11 @@ from verifier_runtime.toolkit.units import (
     Quantity,
     convert,
     convert_to_base,
+    dimensions_equal,
     glued_exponents,
     in_unit,
     metre_second_reading,
+    parse_dimensions,
     parse_quantity,
     requested_unit_string,
 )
@@ -462,6 +464,7 @@ _INEQ_CHARS_RE = re.compile(r"[<>\u2264\u2265\u2266\u2267\u2272\u2273\u226a\u226
                             re.IGNORECASE)
 
 
+_DIMENSION_HINT_RE = re.compile(r"\d[^\n]{0,40}?(?:\\times|\u00d7|\*|x|\bby\b)")  # "3 cm by", "3 \\times"
 _LETTER_AFTER_RE = re.compile(r"^\s*+[A-Za-z]")
 _SCALE_AFTER_RE = re.compile(r"^\s*+(?:" + SCALE_WORD_PATTERN + r"|k|bn|mn)\b", re.IGNORECASE)
 
@@ -2444,6 +2447,13 @@ def _compare_candidate(answer: str, ref: str, cues: Cues | None, x: Any, element
         options = x.options
         if options:
             return _choice(answer, ref, options, cues)
+    if len(ref) <= 120 and _DIMENSION_HINT_RE.search(ref) and _DIMENSION_HINT_RE.search(answer):
+        dr = parse_dimensions(ref)
+        da = parse_dimensions(answer) if dr is not None else None
+        if da is not None and dr is not None:
+            same = dimensions_equal(da, dr)
+            if same is not None:  # "3 cm by 5 cm" for 3 \times 5 cm: the same factors, a unit on each (R4.5)
+                return Judgment(same, "equal:factors" if same else "differ:factors")
     if ref[:1].isdigit() and _FACTOR_SPLIT_RE.search(ref):
         factors = _factor_judgment(answer, ref, x.question if x is not None else "", asked=False)
         if factors is not None:
