@@ -627,6 +627,7 @@ def _result_after(answer: str, ref: str) -> bool:
     return False
 
 
+_MAX_MENTIONS = 20  # the mentions of a reference these readings look at, each
 _RAISED_RE = re.compile(r"[ \t]*+(?:\$[ \t]*+)?(?:\^|!(?!=))")
 
 
@@ -638,11 +639,13 @@ def _raised_mention(answer: str, alias: str) -> bool:
     k = answer.find(alias)
     if k < 0:
         return False
-    while k >= 0:
+    for _ in range(_MAX_MENTIONS):
+        if k < 0:
+            return True
         if not _RAISED_RE.match(answer, k + len(alias)):
             return False
         k = answer.find(alias, k + 1)
-    return True
+    return k < 0
 
 
 _SET_BUILDER_RE = re.compile(r"\\mid|\\vert|\||:|\\colon")
@@ -658,7 +661,9 @@ def _in_larger_set(answer: str, alias: str) -> bool:
     k = answer.find(alias)
     if k < 0:
         return False
-    while k >= 0:
+    for _ in range(_MAX_MENTIONS):
+        if k < 0:
+            return True
         stack: list[int] = []  # where the sets open before the mention, innermost last
         for m in _SET_OPEN_RE.finditer(answer, 0, k):
             if m.group(0).endswith("{"):
@@ -680,7 +685,7 @@ def _in_larger_set(answer: str, alias: str) -> bool:
             # set written by its condition, not a list of elements beside the reference
             return False
         k = answer.find(alias, k + 1)
-    return True
+    return k < 0  # (a reference mentioned more often than that: not decided here)
 
 
 _TWO_NAMES_RE = re.compile(r"^(?P<a>" + NAME_PATTERN + r")[ \t]*+(?P<sep>[,;])[ \t]++(?P<b>" + NAME_PATTERN
