@@ -12,6 +12,7 @@ from verifier_runtime.toolkit.commit import (
     final_statement,
     split_candidates,
     strip_label,
+    working_result,
 )
 
 
@@ -291,3 +292,28 @@ def test_asked_answers_later_marks_and_offered_possibilities(response: str, answ
 def test_a_correction_landing_on_an_asked_value_commits_to_nothing(response: str, answer, reason: str) -> None:
     c = final_commitment(response)
     assert (c.answer, c.reason) == (answer, reason)
+
+
+@pytest.mark.parametrize(("response", "result"), [
+    ("We get 12, then add 2 to reach 14.", "14"),
+    ("12 minus 3 leaves 9", "9"),
+    ("Start with 5, double it to get 10, so 10", "10"),
+    ("Take 20, halve it and you get 10.", "10"),
+    ("She starts with 12, then buys 2 more to reach 14.", "14"),
+    ("12 + 2, which gives 14.", "14"),
+    ("We get $12$, then add $2$ to reach $14$ cm.", "14 cm"),
+    ("We get 12, then add 2 to reach 14, or maybe 15.", None),  # an alternative: R2.1 reads it
+    ("We get 12, then 14.", None),  # no step between the values
+    ("Adding 2 to 12 does not give 14.", None),  # a negation
+    ("Double it to get 10.", None),  # one value: nothing to read
+    ("She eats 3 of the 12, leaving 9.", None),  # no operation named in the last step
+    ("x" * 500, None),
+    ("", None),
+])
+def test_a_chain_of_working_answers_its_last_result(response: str, result: str | None) -> None:
+    assert working_result(response) == result
+
+
+def test_the_commitment_of_a_chain_is_its_last_result() -> None:
+    assert final_commitment("We get 12, then add 2 to reach 14.").answer == "14"
+    assert final_commitment("It is 12, or maybe 14.").candidates == ("12", "14")

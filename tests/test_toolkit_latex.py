@@ -233,3 +233,26 @@ def test_an_enclosure_stops_at_the_time_budget() -> None:
     with pytest.raises(BudgetExceeded), budget(0.001, hard=False):
         time.sleep(0.01)
         interval_value(expr, {x: _iv_ctx().mpf([0.5, 1.5])})
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    (r"2\operatorname{cis}(\pi/3)", "1 + sqrt(3)*I"),
+    (r"2\,\text{cis}\,60^\circ", "1 + sqrt(3)*I"),
+    (r"2\mathrm{cis}\frac{\pi}{3}", "1 + sqrt(3)*I"),
+    (r"\operatorname{cis}(\pi)", "-1"),
+    (r"4\text{cis}(60^\circ) + 1", "3 + 2*sqrt(3)*I"),
+])
+def test_cis_form_is_r_cos_plus_i_sin(text: str, value: str) -> None:
+    import sympy
+
+    from verifier_runtime.toolkit.latex.convert import parse_expression
+
+    e = parse_expression(text)
+    assert e is not None and sympy.simplify(e - sympy.sympify(value)) == 0
+
+
+@pytest.mark.parametrize("text", ["cis-2-butene", "the cis isomer", r"3\operatorname{cis}("])
+def test_cis_as_a_word_is_not_read_as_cis_form(text: str) -> None:
+    from verifier_runtime.toolkit.latex.convert import _cis
+
+    assert _cis(text) == text

@@ -209,3 +209,21 @@ def test_vulgar_fractions(text: str, value: Fraction) -> None:
     """A Unicode vulgar fraction is its fraction, after a whole number a mixed number (R4.1)."""
     n = parse_number(text)
     assert n is not None and n.value == value, text
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("3.2 E-4", Fraction(32, 100000)),
+    ("3.2 E -4", Fraction(32, 100000)),
+    ("3.2 e-4", Fraction(32, 100000)),
+    ("3.2 E\u22124", Fraction(32, 100000)),
+    ("-3.2 E+4", Fraction(-32000)),
+    ("3.2 E", None),  # a letter, no exponent
+    ("2 E. coli", None),
+    ("3.2 E4", None),  # an unsigned exponent after a space: a label, a musical note
+    ("3.2 e - 4", None),  # Euler's e in an expression
+])
+def test_a_space_before_a_signed_exponent_mark(text: str, value: Fraction | None) -> None:
+    n = parse_number(text)
+    assert (n.value if n is not None else None) == value
+    if n is not None:
+        assert n.kind == "scientific" and n.sig_figs == 2

@@ -189,3 +189,65 @@ def test_plus_minus_and_assignments() -> None:
     assert assigned_value(parse_element("x + y = 3")) is None
     assert elements_equal(eq, parse_number("3")) is True
     assert parse_interval_set("x \\in [0, 1)") is not None
+
+
+@pytest.mark.parametrize(("a", "b", "equal"), [
+    (r"\{\emptyset, \{\emptyset\}\}", r"\{\{\emptyset\}, \emptyset\}", True),
+    (r"\{\emptyset, \{3\}\}", r"\{\{3\}, \varnothing\}", True),
+    (r"\{\emptyset, \{3\}\}", r"\{\{3\}, \{ \}\}", True),
+    (r"\{\emptyset, \{\emptyset\}\}", r"\{\emptyset\}", False),
+    (r"\{\emptyset, \{\emptyset\}\}", r"\{\emptyset, \{\{\emptyset\}\}\}", False),
+    (r"\{4, \{5\}\}", r"\{4, 5\}", False),
+])
+def test_the_empty_set_is_an_element_like_any_other(a: str, b: str, equal: bool) -> None:
+    ca, cb = parse_collection(a), parse_collection(b)
+    assert ca is not None and cb is not None
+    assert collections_equal(ca, cb) is equal
+
+
+def test_a_set_is_no_number() -> None:
+    assert elements_equal(parse_element(r"\{2\}"), parse_number("2")) is False
+    assert elements_equal(parse_number("0"), parse_element(r"\emptyset")) is False
+
+
+@pytest.mark.parametrize(("text", "rows"), [
+    ("(1, 2)^T", ((1,), (2,))),
+    ("[1, 2]^{T}", ((1,), (2,))),
+    (r"(1, 2)^\top", ((1,), (2,))),
+    (r"\begin{pmatrix}1 & 2\end{pmatrix}^{\mathsf{T}}", ((1,), (2,))),
+    (r"\begin{pmatrix}1 & 2\\3 & 4\end{pmatrix}^T", ((1, 3), (2, 4))),
+    (r"\{1, 2\}^T", None),  # a set has no transpose
+    ("A^T", None),
+    ("(1, 2)^2", None),
+])
+def test_a_transpose_mark_transposes(text: str, rows) -> None:
+    m = parse_matrix(text)
+    got = None if m is None else tuple(tuple(int(x.value) for x in r) for r in m.rows)
+    assert got == rows
+
+
+@pytest.mark.parametrize(("text", "factors"), [
+    ("3 cm by 5 cm", [(3, "centimeter"), (5, "centimeter")]),
+    ("3 cm x 5 cm", [(3, "centimeter"), (5, "centimeter")]),
+    (r"3 \times 5 cm", [(3, "centimeter"), (5, "centimeter")]),
+    ("2 x 3 x 4 m", [(2, "meter"), (3, "meter"), (4, "meter")]),
+    ("3 by 5", None),  # no unit: the factors of R3.3
+    ("3 cm x 5", None),  # the second factor's unit is not written
+    (r"3 \times 10^8 m", None),  # scientific notation
+    ("3 kg x 5 m", None),  # different dimensions
+    ("x by y cm", None),
+])
+def test_dimensions_with_a_unit_on_each_factor(text: str, factors) -> None:
+    from verifier_runtime.toolkit.units import parse_dimensions
+
+    d = parse_dimensions(text)
+    assert (None if d is None else [(int(q.magnitude), q.unit) for q in d]) == factors
+
+
+def test_dimensions_compare_in_any_order_after_conversion() -> None:
+    from verifier_runtime.toolkit.units import dimensions_equal, parse_dimensions
+
+    ref = parse_dimensions(r"3 \times 5 cm")
+    assert dimensions_equal(parse_dimensions("50 mm by 3 cm"), ref) is True
+    assert dimensions_equal(parse_dimensions("3 cm by 6 cm"), ref) is False
+    assert dimensions_equal(parse_dimensions("3 cm by 5 cm by 1 cm"), ref) is False

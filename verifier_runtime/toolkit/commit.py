@@ -50,7 +50,7 @@ from verifier_runtime.toolkit.text import (
 )
 
 __all__ = ["Commitment", "commitment_of", "final_commitment", "final_statement", "option_marker", "split_candidates",
-           "strip_label"]
+           "strip_label", "WORK_RESULT", "working_result"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,6 +327,62 @@ CHEMICAL_SPECIES = r"\d*+(?:[A-Z][a-z]?+\d*+|\((?:[A-Z][a-z]?+\d*+)++\)\d*+)++"
 _CHEMICAL_SIDE_RE = re.compile(r"^" + CHEMICAL_SPECIES + r"(?:[ \t]*+\+[ \t]*+" + CHEMICAL_SPECIES + r")++$")
 # the left side worked something out: digits and an operator ("6 * 7", "12+30", "\frac{84}{2}")
 _WORKED_RE = re.compile(r"\d[ \t]*+(?:[-+*/^\u00d7\u00b7]|\\times|\\cdot|\\div)[ \t]*+[\d(\\]|\\frac\{\d")
+
+
+# R1.1: a chain of working in one sentence that ends on what its last step gives ("We get 12, then add 2 to
+# reach 14.", "12 minus 3 leaves 9", "Start with 5, double it to get 10, so 10"): the last result is the
+# answer, the values before it are the working. The last step must name an operation on a value stated
+# before it; values offered side by side ("12, or maybe 14", "12 and 14") are no chain.
+_WORK_VALUE = (r"[-+\u2212]?(?:\d[\d,]*+(?:\.\d++)?+|\.\d++|\\[dt]?frac\{[^{}]{1,20}\}\{[^{}]{1,20}\}|\\sqrt\{?[\w.]{1,8}\}?)"
+               r"(?:[ \t]*+(?:%|\\%|[A-Za-z\u00b0][\w/^\u00b0\u00b2\u00b3-]{0,12}+)){0,2}")
+# what a step gives: "to reach", "leaves", "gives", "making", "and you get"
+WORK_RESULT = (r"(?<![\w-])(?:to[ \t]++(?:get|reach|give|make|obtain|arrive[ \t]++at)|leaves|leaving|left[ \t]++with|gives|"
+               r"giving|yields|yielding|makes|making|reaching|results?[ \t]++in|resulting[ \t]++in|for[ \t]++a[ \t]++total[ \t]++of|"
+               r"(?:and[ \t]++)?(?:we|you|i)[ \t]++(?:get|reach|obtain|have|end[ \t]++up[ \t]++with))(?![\w-])")
+_WORKING_END_RE = re.compile(
+    WORK_RESULT + r"[ \t]++(?P<v>" + _WORK_VALUE + r")"
+    r"(?:[ \t]*+,?[ \t]*+(?:so|thus|hence|therefore)[ \t,]++(?P<w>" + _WORK_VALUE + r"))?[ \t]*+[.!]?[ \t]*+$",
+    re.IGNORECASE)
+_WORK_STEP_RE = re.compile(
+    r"(?<![\w-])(?:add(?:s|ed|ing)?|plus|subtract(?:s|ed|ing)?|minus|take[ \t]++away|taking[ \t]++away|remov(?:e|es|ed|ing)|"
+    r"multipl(?:y|ies|ied|ying)|times|divid(?:e|es|ed|ing)|doubl(?:e|es|ed|ing)|tripl(?:e|es|ed|ing)|halv(?:e|es|ed|ing)|"
+    r"squar(?:e|es|ed|ing)|cub(?:e|es|ed|ing)|increas(?:e|es|ed|ing)|decreas(?:e|es|ed|ing)|more|fewer|extra)(?![\w-])"
+    r"|\d[ \t]*+(?:[-+*/\u00d7\u00b7\u2212]|\\times|\\cdot|\\div)[ \t]*+\d",
+    re.IGNORECASE)
+_WORK_NUMBER_RE = re.compile(r"(?<![\w.])\d")
+# words that make a chain no commitment: an alternative, a doubt, a negation, a question
+_WORK_DOUBT_RE = re.compile(r"(?<![\w-])(?:or|either|maybe|perhaps|possibly|probably|might|could|not|never|no|if|unless|"
+                            r"\w+n't|instead|actually|wait)(?![\w-])|\?", re.IGNORECASE)
+_WORK_CLAUSE_RE = re.compile(r"[,;:]")
+_WORK_CONNECTIVE_RE = re.compile(r"^[ \t]*+(?:(?:which|this|that|and|then|so|thus)[ \t]*+)*+$", re.IGNORECASE)
+_WORK_SENTENCE_RE = re.compile(r"(?<=[.!?])[ \t]++(?=[A-Z])|\n")
+
+
+def working_result(answer: str) -> str | None:
+    """R1.1: the result a chain of working in the answer's last sentence ends on, or ``None``:
+    "We get 12, then add 2 to reach 14." -> ``14``; "12 minus 3 leaves 9" -> ``9``; "Start with
+    5, double it to get 10, so 10" -> ``10``. The last step ("then add 2 to reach", "minus 3
+    leaves", "double it to get") names an operation and a value comes before it; a sentence with
+    an alternative, a doubt or a negation in it ("12, or maybe add 2 to get 14") is no chain, nor
+    is one of values side by side ("We get 12, then 14.")."""
+    if not answer or len(answer) > 400 or not _WORK_NUMBER_RE.search(answer):
+        return None
+    parts = [t for t in _WORK_SENTENCE_RE.split(answer.strip()) if t.strip()]
+    last = (parts[-1] if parts else answer).replace("$", "").strip()
+    if len(last) > 200:
+        return None
+    m = _WORKING_END_RE.search(last)
+    if m is None or _WORK_DOUBT_RE.search(last):
+        return None
+    head = last[:m.start()]
+    if not _WORK_NUMBER_RE.search(head):
+        return None  # "Double it to get 10": the one value, read as it is
+    clauses = [c for c in _WORK_CLAUSE_RE.split(head) if c.strip()]
+    while len(clauses) > 1 and _WORK_CONNECTIVE_RE.match(clauses[-1]):
+        clauses.pop()  # "12 + 2, which gives 14": the step is the clause before "which"
+    if not clauses or not _WORK_STEP_RE.search(clauses[-1]):
+        return None
+    return (m.group("w") or m.group("v")).strip().rstrip(".,")
 
 
 # a reply opening the answer's own text: "No" or "Nope" alone, or before a clause of its reason
@@ -1106,6 +1162,8 @@ def _commitment(ex: Extracted) -> Commitment:
             # "6 * 7 -> 42": the working, then what it gives; "72 -> 74": a value, then what it became (R1.1);
             # not the left side of a chemical equation ("2H2 + O2 -> 2H2O")
             answer = arrow.group("v").strip()
+    if not candidates and ex.method != "boxed":
+        answer = working_result(answer) or answer  # "We get 12, then add 2 to reach 14.": 14 (R1.1)
     if not candidates:
         stated = final_statement(answer) if ex.method != "boxed" else _BOX_NOT_RE.sub("not ", answer, count=1)
         if ex.method == "boxed" and _BOX_NEQ_RE.match(stated):

@@ -38,6 +38,7 @@ from verifier_runtime.toolkit.numbers import (
     strip_math_delimiters,
 )
 from verifier_runtime.toolkit.structures import (
+    TRANSPOSE_RE,
     Collection,
     Equation,
     IntervalSet,
@@ -258,7 +259,8 @@ def _parse_answer(s: str) -> Answer | None:
         q = parse_quantity(t.replace(",", ".", 1)) if not _THOUSANDS_RE.match(t) else None
         if q is not None:
             return Answer("quantity", q, s)
-    if t.startswith("\\begin") or t.startswith("\\left(\\begin") or t.startswith("\\left[\\begin") or t.startswith("[["):
+    if t.startswith("\\begin") or t.startswith("\\left(\\begin") or t.startswith("\\left[\\begin") or t.startswith("[[") or (
+            "^" in t and t[:1] in "([\u27e8" and TRANSPOSE_RE.search(t)):  # "(1, 2)^T": a column (R4.4)
         m = parse_matrix(t)
         if m is not None:
             return Answer("matrix", m, s)

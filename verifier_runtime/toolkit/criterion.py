@@ -29,6 +29,7 @@ from verifier_runtime.toolkit.choices import LETTERS, letter_and_text, parse_cho
 from verifier_runtime.toolkit.commit import (
     CHEMICAL_SPECIES,
     DOMAIN_NOTE_RE,
+    WORK_RESULT,
     Commitment,
     option_marker,
     rejected_value,
@@ -83,9 +84,11 @@ from verifier_runtime.toolkit.units import (
     Quantity,
     convert,
     convert_to_base,
+    dimensions_equal,
     glued_exponents,
     in_unit,
     metre_second_reading,
+    parse_dimensions,
     parse_quantity,
     requested_unit_string,
 )
@@ -461,6 +464,7 @@ _INEQ_CHARS_RE = re.compile(r"[<>\u2264\u2265\u2266\u2267\u2272\u2273\u226a\u226
                             re.IGNORECASE)
 
 
+_DIMENSION_HINT_RE = re.compile(r"\d[^\n]{0,40}?(?:\\times|\u00d7|\*|x|\bby\b)")  # "3 cm by", "3 \\times"
 _LETTER_AFTER_RE = re.compile(r"^\s*+[A-Za-z]")
 _SCALE_AFTER_RE = re.compile(r"^\s*+(?:" + SCALE_WORD_PATTERN + r"|k|bn|mn)\b", re.IGNORECASE)
 
@@ -658,6 +662,96 @@ def _other_number_first(answer: str, ref: str) -> bool:
     if n1 is None or n1.value == nr.value:
         return False
     return any((n := parse_number(m.group(0).replace(",", ""))) is not None and n.value == nr.value for m in found[1:])
+
+
+# R1.1: after the reference's number, in its sentence, a step's result or a "then" before another number
+# ("We get 12, then add 2 to reach 14.", "12 minus 3 leaves 9", "We get 12, then 14."): the working went on
+# past the reference, which is no committed answer however the sentence's last value is read
+_RESULT_AFTER_RE = re.compile(r"(?:" + WORK_RESULT + r"|(?<![\w-])then)[ \t]++(?:(?:about|only|just|exactly|a[ \t]++total[ \t]++of)"
+                              r"[ \t]++)?\$?(?P<n>[-+\u2212]?(?:\d{1,3}(?:,\d{3})++(?!\d)|\d++)(?:\.\d++)?+)(?![\w^])", re.IGNORECASE)
+_SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)(?<!\d\.)|\n")
+
+
+def _result_after(answer: str, ref: str) -> bool:
+    """The reference's number is in the answer and, later in its sentence, a step of working gives
+    another number (see ``_RESULT_AFTER_RE``)."""
+    if len(answer) > 400 or not ("then" in answer.lower() or re.search(WORK_RESULT, answer, re.IGNORECASE)):
+        return False
+    nr = parse_number(ref)
+    if nr is None:
+        return False
+    text = answer.replace("$", "")
+    for m in _PROSE_NUMBER_RE.finditer(text):
+        n = parse_number(m.group(0).replace(",", ""))
+        if n is None or n.value != nr.value:
+            continue
+        end = _SENTENCE_END_RE.search(text, m.end())
+        for r in _RESULT_AFTER_RE.finditer(text, m.end(), end.start() if end else len(text)):
+            later = parse_number(r.group("n").replace(",", "").replace("\u2212", "-"))
+            if later is not None and later.value != nr.value:
+                return True
+    return False
+
+
+_MAX_MENTIONS = 20  # the mentions of a reference these readings look at, each
+_RAISED_RE = re.compile(r"[ \t]*+(?:\$[ \t]*+)?(?:\^|!(?!=))")
+
+
+def _raised_mention(answer: str, alias: str) -> bool:
+    """R1.1: every mention of a bracketed or numeric reference in the answer is the base of a power or
+    a factorial ("$(1, 2)^2$", "12^3", "5!" for 5): the answer states that operation's value."""
+    if not alias or alias[-1:] not in ")]}" and not alias[-1:].isdigit() or len(answer) > 2000:
+        return False
+    k = answer.find(alias)
+    if k < 0:
+        return False
+    for _ in range(_MAX_MENTIONS):
+        if k < 0:
+            return True
+        if not _RAISED_RE.match(answer, k + len(alias)):
+            return False
+        k = answer.find(alias, k + 1)
+    return k < 0
+
+
+_SET_BUILDER_RE = re.compile(r"\\mid|\\vert|\||:|\\colon")
+_SET_OPEN_RE = re.compile(r"\\left\\\{|\\\{|\\right\\\}|\\\}")
+
+
+def _in_larger_set(answer: str, alias: str) -> bool:
+    """R2.4: every mention of ``alias`` in the answer sits inside a set the answer writes (``\\{ ... \\}``)
+    that holds more than it: ``\\{\\emptyset, \\{\\emptyset\\}\\}`` holds the text of ``\\{\\emptyset\\}`` and is
+    another set, never the reference by containment."""
+    if "\\{" not in answer or len(answer) > 2000 or not alias:
+        return False
+    k = answer.find(alias)
+    if k < 0:
+        return False
+    for _ in range(_MAX_MENTIONS):
+        if k < 0:
+            return True
+        stack: list[int] = []  # where the sets open before the mention, innermost last
+        for m in _SET_OPEN_RE.finditer(answer, 0, k):
+            if m.group(0).endswith("{"):
+                stack.append(m.end())
+            elif stack:
+                stack.pop()
+        if not stack:
+            return False  # a mention outside every set
+        start = stack[-1]
+        depth, end = 1, -1
+        for m in _SET_OPEN_RE.finditer(answer, k + len(alias)):
+            depth += 1 if m.group(0).endswith("{") else -1
+            if depth == 0:
+                end = m.start()
+                break
+        inner = answer[start:end] if end >= 0 else answer[start:]
+        if _squash(inner) == _squash(alias) or "," not in inner.replace(alias, "", 1) or _SET_BUILDER_RE.search(inner):
+            # "\\{ 1, 2 \\}" for "1, 2": the set of the reference's elements; "\\{ r \\mid 0 \\leq r \\}": a
+            # set written by its condition, not a list of elements beside the reference
+            return False
+        k = answer.find(alias, k + 1)
+    return k < 0  # (a reference mentioned more often than that: not decided here)
 
 
 _TWO_NAMES_RE = re.compile(r"^(?P<a>" + NAME_PATTERN + r")[ \t]*+(?P<sep>[,;])[ \t]++(?P<b>" + NAME_PATTERN
@@ -1318,6 +1412,9 @@ _NUMBER_PHRASE_RE = re.compile(
     re.IGNORECASE,
 )
 _MAX_STATEMENT_WORDS = 20
+# a copula negated: "is not 14", "is never 14", "does not give 14", "doesn't make 14", "never equals 14"
+_NEGATED_COPULA_AFTER_RE = re.compile(r"(?:not|never|no[ \t]++longer)\b", re.IGNORECASE)
+_NEGATED_COPULA_BEFORE_RE = re.compile(r"(?:\bnot|\bnever|n't|n\u2019t)[ \t]*+$", re.IGNORECASE)
 # "minus 7", "negative 7": a sign written as a word before digits (R4.1)
 _SIGN_WORD_RE = re.compile(r"\b(?:minus|negative)[ \t]++(?=\d)", re.IGNORECASE)
 _REAL_SET_START_RE = re.compile(r"(?:the\s+set\s+of\s+)?(?:all|every|any)\s+real\b", re.IGNORECASE)  # a set in words
@@ -1439,6 +1536,9 @@ def statement_values(answer: str, *, percent: bool = False) -> list[str]:
         return []
     out: list[str] = []
     cops = list(_COPULA_RE.finditer(text))
+    if cops and (_NEGATED_COPULA_AFTER_RE.match(text, cops[-1].end())
+                 or _NEGATED_COPULA_BEFORE_RE.search(text, max(0, cops[-1].start() - 16), cops[-1].start())):
+        return []  # "12 plus 2 is not 14", "Adding 2 to 12 does not give 14": no value stated (R2.5)
     if cops:
         v = text[cops[-1].end():].strip().rstrip(".!")  # the last statement: "so the ratio is 2 : 1"
         if v and v != text and (len(v.split()) <= 6 or (len(v.split()) <= 12 and _REAL_SET_START_RE.match(v))):
@@ -2439,6 +2539,13 @@ def _compare_core(answer: str, ref: str, cues: Cues | None, x: Any, element: boo
         options = x.options
         if options:
             return _choice(answer, ref, options, cues)
+    if len(ref) <= 120 and _DIMENSION_HINT_RE.search(ref) and _DIMENSION_HINT_RE.search(answer):
+        dr = parse_dimensions(ref)
+        da = parse_dimensions(answer) if dr is not None else None
+        if da is not None and dr is not None:
+            same = dimensions_equal(da, dr)
+            if same is not None:  # "3 cm by 5 cm" for 3 \times 5 cm: the same factors, a unit on each (R4.5)
+                return Judgment(same, "equal:factors" if same else "differ:factors")
     if ref[:1].isdigit() and _FACTOR_SPLIT_RE.search(ref):
         factors = _factor_judgment(answer, ref, x.question if x is not None else "", asked=False)
         if factors is not None:
@@ -3676,6 +3783,12 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 return Judgment(False, "differ:equation")  # "x + 1 = 0" for x + 1: an equation, not the expression
             if _NUMERIC_START_RE.match(alias) and _other_number_first(answer, alias):
                 return Judgment(False, "ambiguous:several_numbers")  # "There are 12, more than the 14 we expected."
+            if _raised_mention(answer, alias):
+                return Judgment(False, "differ:expression")  # "$(1, 2)^2$" for (1, 2): the power, not the tuple (R1.1)
+            if _in_larger_set(answer, alias):
+                return Judgment(False, "differ:set")  # "\{\emptyset, \{\emptyset\}\}" for \{\emptyset\}: a larger set (R2.4)
+            if _NUMERIC_START_RE.match(alias) and _result_after(answer, alias):
+                return Judgment(False, "differ:reference_not_committed")  # "We get 12, then add 2 to reach 14." for 12
             if restated_quantity_disagrees(answer):
                 return Judgment(False, "hedge:restated_differently")  # "5 km (about 4 miles)": two values
             stated = _stated_in(answer, alias, (x.question or "") if x is not None else "")

@@ -98,7 +98,9 @@ _GROUPED = r"\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3})+"
 _DEC = rf"(?:{_GROUPED}|\d+)(?:\.\d*)?|\.\d+"
 _PLAIN = re.compile(rf"^(?P<sign>[-+]?)(?P<num>{_DEC})$")
 _GROUPED_RE = re.compile(_GROUPED)
-_E_SCI = re.compile(rf"^(?P<sign>[-+]?)(?P<num>{_DEC})[eE](?P<exp>[-+]?\d+)$")
+# "3.2e-4", "3.2E4"; a space before the mark only with a signed exponent ("3.2 E-4", "3.2 E -4", "3.2 e-4"):
+# "3.2 E" alone or "2 E. coli" is a number and a word, "3.2 e - 4" an expression in Euler's e
+_E_SCI = re.compile(rf"^(?P<sign>[-+]?)(?P<num>{_DEC})(?:[eE]|[ \t]+E[ \t]*+(?=[-+\u2212]\d)|[ \t]+e(?=[-+\u2212]\d))(?P<exp>[-+\u2212]?\d+)$")
 _TIMES = r"(?:\\times|\\cdot|×|·|\*|x)"
 _POW_SCI = re.compile(
     rf"^(?P<sign>[-+]?)(?:(?P<num>{_DEC})\s*{_TIMES}\s*)?10\s*(?:\^|\*\*)\s*(?:\{{\s*(?P<exp1>[-+]?\s*\d+)\s*\}}|(?P<exp2>[-+]?\d+))$"
@@ -372,7 +374,7 @@ def _parse_unsigned(s: str, raw: str) -> Number | None:
     if m:
         num = m.group("num")
         exp_txt = (m.groupdict().get("exp") or m.groupdict().get("exp1") or m.groupdict().get("exp2") or "")
-        exp_txt = exp_txt.replace(" ", "")
+        exp_txt = exp_txt.replace(" ", "").replace("\u2212", "-")
         if not _digits_ok(num) or len(exp_txt.lstrip("+-").lstrip("0")) > 6:
             return None
         exp = int(exp_txt)

@@ -228,6 +228,8 @@ def parse_element(s: object, *, _depth: int = 0) -> Any:
         t = _strip_wrappers(_prep(s))
         if not t:
             return None
+        if t in _EMPTY or _SPACES_RE.sub("", t) in _EMPTY:
+            return Collection((), False, "{", t)  # the empty set, an element like any other: {\emptyset, 1}
         if t[0] in _OPEN or t.startswith("\\{"):
             nested = parse_collection(t, _depth=_depth + 1)
             if nested is not None:
@@ -249,6 +251,7 @@ def parse_element(s: object, *, _depth: int = 0) -> Any:
 # --- collections ---------------------------------------------------------------------------------
 
 _EMPTY = {"\\emptyset", "\\varnothing", "\u2205", "\\{\\}", "{}", "\\{ \\}"}
+_SPACES_RE = re.compile(r"\s+|\\[,;:! ]")
 
 
 def parse_collection(s: object, *, _depth: int = 0) -> Collection | None:
@@ -790,9 +793,39 @@ _NESTED_LIST_RE = re.compile(r"^\[\s*+(\[[^\[\]]*+\](?:\s*+,\s*+\[[^\[\]]*+\])*+
 _LIST_ROW_RE = re.compile(r"\[([^\[\]]*+)\]")
 
 
+# a transpose mark closing the text: "^T", "^{T}", "^\\top", "^{\\intercal}", "^{\\mathsf{T}}"
+TRANSPOSE_RE = re.compile(r"\s*+\^\s*+(?:\{\s*+(?:T|\\top|\\intercal|\\(?:mathsf|mathrm|text|mathbf)\s*+\{\s*+T\s*+\})\s*+\}"
+                          r"|T|\\top|\\intercal)\s*+$")
+
+
+def _transposed(t: str) -> Matrix | None:
+    """R4.4: a tuple or a matrix with a transpose mark: ``(1, 2)^T`` and ``[1, 2]^T`` are the column
+    of their entries, ``\\begin{pmatrix}1 & 2\\end{pmatrix}^T`` the matrix transposed; ``None`` for
+    anything else (a set ``\\{1, 2\\}^T``, a transpose of a transpose, a bare letter ``A^T``)."""
+    m = TRANSPOSE_RE.search(t)
+    if m is None:
+        return None
+    base = t[:m.start()].strip()
+    if not base or TRANSPOSE_RE.search(base):
+        return None
+    if base.startswith(("\\begin", "\\left", "[[")):
+        inner = parse_matrix(base)
+        if inner is None or inner.is_determinant:
+            return None
+        rows = tuple(tuple(r[k] for r in inner.rows) for k in range(len(inner.rows[0])))
+        return Matrix(rows, inner.delimiter, t)
+    if base[:1] not in "([\u27e8":
+        return None
+    c = parse_collection(base)
+    if c is None or not c.ordered or not all(_is_scalar(x) for x in c.items):
+        return None
+    return Matrix(tuple((x,) for x in c.items), "pmatrix", t)
+
+
 def parse_matrix(s: object) -> Matrix | None:
     """A ``pmatrix``/``bmatrix``/``Bmatrix``/``vmatrix``/``Vmatrix``/``matrix``/``array`` as rows, or
-    a nested list of rows (``[[1, 2], [3, 4]]``); else ``None``.
+    a nested list of rows (``[[1, 2], [3, 4]]``), or either of them or a tuple with a transpose
+    mark (``(1, 2)^T``: the column of 1 and 2); else ``None``.
 
     An ``array`` wrapped in ``\\left(``...``\\right)`` reads as a ``pmatrix``. Rows must have
     equal lengths.
@@ -801,6 +834,10 @@ def parse_matrix(s: object) -> Matrix | None:
         return None
     try:
         t = _strip_wrappers(s)
+        if t.endswith(("T", "}", "top", "intercal")) and "^" in t:
+            tr = _transposed(t)
+            if tr is not None:
+                return tr
         t = _LEFT_OPEN_RE.sub("", t) if t.startswith("\\left") else t
         t = _RIGHT_CLOSE_RE.sub("", t).strip()
         m = _MATRIX.match(t)
@@ -851,6 +888,9 @@ def elements_equal(a: Any, b: Any, *, rel_tol: float = 0.0, abs_tol: float = 0.0
             return numbers_close(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
         if isinstance(a, Collection) and isinstance(b, Collection):
             return collections_equal(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+        if (isinstance(a, Collection) and a.is_set and isinstance(b, Number)) or (
+                isinstance(b, Collection) and b.is_set and isinstance(a, Number)):
+            return False  # a set is no number: {2} is not 2, \emptyset is not 0 (R2.4)
         if isinstance(a, IntervalSet) and isinstance(b, IntervalSet):
             return interval_sets_equal(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
         if isinstance(a, Collection) and isinstance(b, IntervalSet):

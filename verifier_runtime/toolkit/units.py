@@ -56,6 +56,8 @@ __all__ = [
     "convert",
     "compare_quantity_to_number",
     "has_unit",
+    "parse_dimensions",
+    "dimensions_equal",
 ]
 
 _LOCK = threading.Lock()
@@ -117,7 +119,8 @@ _SIUNITX = {
     "per": "/", "squared": "^2", "cubed": "^3", "cubic": "", "square": "",
 }
 _NUM_PREFIX = re.compile(
-    r"^\s*(?P<num>[-+\u2212]?\s*(?:\d+,\d{1,2}(?!\d)|\d+,\d{4,}|\d{1,3}(?:[, \u2009]\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+]?\d+)?"
+    r"^\s*(?P<num>[-+\u2212]?\s*(?:\d+,\d{1,2}(?!\d)|\d+,\d{4,}|\d{1,3}(?:[, \u2009]\d{3})+|\d+)?(?:\.\d+)?"
+    r"(?:[eE][-+\u2212]?\d+|[ \t]+E[ \t]*+[-+\u2212]\d+|[ \t]+e[-+\u2212]\d+)?"  # "3.2E-4", "3.2 E-4", "3.2 e-4" (numbers.py)
     r"(?:\s*(?:\\times|\\cdot|\u00d7|\*|x)\s*10\s*\^\s*(?:\{\s*[-+\u2212]?\d+\s*\}|[-+\u2212]?\d+))?)"
     r"(?P<rest>.*)$",
     re.S,
@@ -387,6 +390,76 @@ def parse_quantity(s: object) -> Quantity | None:
         return Quantity(num.value, name, dimensionality, s)
     except Exception:  # noqa: BLE001 - pint raises many error types on odd unit text
         return None
+
+
+# R4.5: dimensions, factors of numbers joined by "by", "x", "\\times", "×" or "*", a unit on each factor or
+# one unit after the last ("3 cm by 5 cm", "3 cm x 5 cm", "3 \\times 5 cm", "2 x 3 x 4 m")
+_DIM_SPLIT_RE = re.compile(r"[ \t]*+(?:\\times(?![A-Za-z])|\u00d7|\*|(?<=[\s\d}])x(?=[\s\d\\])|(?<=\s)by(?=\s))[ \t]*+")
+_DIM_LEAD_RE = re.compile(r"^[-+\u2212]?\d")
+_MAX_DIMENSION_FACTORS = 4
+
+
+def parse_dimensions(s: object) -> tuple[Quantity, ...] | None:
+    """R4.5: the factors of dimensions written with a unit, each factor a quantity: "3 cm by 5 cm",
+    "3 cm x 5 cm", "3 cm \\times 5 cm" and "3 \\times 5 cm" (the one unit after the last factor is
+    each factor's) are (3 cm, 5 cm). ``None`` for anything else: no unit at all ("3 by 5": the
+    factors of R3.3), a factor that is not a number with or without a unit, a bare number after a
+    factor with a unit ("3 cm x 5": which unit it has is not written), a unit on a factor that
+    differs in dimension from the others, more than four factors, or scientific notation
+    ("3 \\times 10^8 m" is one number)."""
+    if not isinstance(s, str) or not s.strip() or len(s) > 120:
+        return None
+    try:
+        t = strip_math_delimiters(s.strip()).replace("$", " ").strip().rstrip(".").strip()
+        t = _LATEX_THIN_SPACE_RE.sub(" ", t) if ("\\" in t or "~" in t) else t
+        if not _DIM_SPLIT_RE.search(t):
+            return None
+        parts = [p.strip() for p in _DIM_SPLIT_RE.split(t)]
+        if not 2 <= len(parts) <= _MAX_DIMENSION_FACTORS or not all(_DIM_LEAD_RE.match(p) for p in parts):
+            return None
+        last = parse_quantity(parts[-1])
+        if last is None:
+            return None
+        m = _NUM_PREFIX.match(parts[-1])
+        unit_text = m.group("rest").strip() if m else ""
+        if not unit_text or parts[-1].startswith("10"):
+            return None
+        out: list[Quantity] = []
+        seen_unit = False
+        for p in parts[:-1]:
+            n = parse_number(p)
+            if n is not None:
+                if seen_unit:
+                    return None  # "3 cm x 5 x 2 cm": a bare factor after one with its unit
+                if p.lstrip("+-\u2212") == "10" or "^" in p:
+                    return None
+                q = parse_quantity(f"{p} {unit_text}")
+            else:
+                q = parse_quantity(p)
+                seen_unit = True
+            if q is None or q.dimensionality != last.dimensionality:
+                return None
+            out.append(q)
+        out.append(last)
+        return tuple(out)
+    except Exception:  # noqa: BLE001 - pint raises many error types on odd unit text
+        return None
+
+
+def dimensions_equal(a: tuple[Quantity, ...], b: tuple[Quantity, ...]) -> bool | None:
+    """The same factors in any order, each pair equal after conversion ("30 mm by 5 cm" is "3 cm
+    \\times 5 cm"); ``None`` where a pair cannot be compared."""
+    if len(a) != len(b):
+        return False
+    left = list(b)
+    for qa in a:
+        for k, qb in enumerate(left):
+            if quantities_equal(qa, qb, rel_tol=1e-9) is True:
+                del left[k]
+                break
+        else:
+            return False
+    return True
 
 
 # an angle in degrees, minutes and seconds: 30°15', 30^\\circ 15' 36'', 30° 15′ 36″, 30^{\\circ}15^{\\prime}

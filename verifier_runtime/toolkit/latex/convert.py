@@ -141,6 +141,63 @@ def _choose(m: re.Match[str]) -> str:
     return f"\\frac{{{n}!}}{{({n}-{k})!}}"
 
 
+# R4.1: a complex number in cis form, "r \\operatorname{cis}(t)", "r\\,\\text{cis}\\,60^\\circ", "r cis t":
+# r(cos t + i sin t)
+_CIS_RE = re.compile(r"(?:\\operatorname\s*+\{\s*+cis\s*+\}|\\(?:text|mathrm|rm)\s*+\{\s*+cis\s*+\}|(?<![A-Za-z\\])cis(?=[ \t]*+[(\d\\{]))"
+                     r"(?:\s|\\[,;: !]|~)*+")  # (a bare "cis" before its argument: not "cis-2-butene", "the cis isomer")
+_CIS_PAIRS = {"(": ")", "{": "}", "[": "]"}
+_CIS_BARE_END = frozenset("+-=,;<>")
+
+
+def _cis_argument(s: str, k: int) -> int:
+    """Where the argument of a cis starting at ``k`` ends: a bracketed group, or the rest of the text
+    up to a top-level "+", "-", "=", ","; ``-1`` when there is none."""
+    if k >= len(s):
+        return -1
+    if s[k] in _CIS_PAIRS:
+        depth = 0
+        for j in range(k, len(s)):
+            if s[j] in "({[":
+                depth += 1
+            elif s[j] in ")}]":
+                depth -= 1
+                if depth == 0:
+                    # "\\operatorname{cis}{\\frac{\\pi}{3}}" ends at its brace; "(\\pi/3)" at its parenthesis
+                    return j + 1
+        return -1
+    depth = 0
+    for j in range(k, len(s)):
+        ch = s[j]
+        if ch in "({[":
+            depth += 1
+        elif ch in ")}]":
+            depth -= 1
+            if depth < 0:
+                return j
+        elif depth == 0 and ch in _CIS_BARE_END and j > k:
+            return j
+    return len(s)
+
+
+def _cis(s: str) -> str:
+    """``r\\operatorname{cis}(t)`` written as ``r(\\cos(t) + i\\sin(t))``; the text unchanged where no
+    argument follows the cis (at most three are read)."""
+    for _ in range(3):
+        m = _CIS_RE.search(s)
+        if m is None:
+            return s
+        end = _cis_argument(s, m.end())
+        arg = s[m.end():end].strip() if end > m.end() else ""
+        if not arg:
+            return s
+        if arg[0] in "({[" and arg[-1] in ")}]":
+            arg = arg[1:-1].strip()
+        if not arg:
+            return s
+        s = f"{s[:m.start()]}(\\cos({arg}) + i\\sin({arg})){s[end:]}"
+    return s
+
+
 def _clean(s: str) -> str:
     s = strip_math_delimiters(s.strip())
     if s.endswith(".") and not s[-2:-1].isdigit():
@@ -148,6 +205,8 @@ def _clean(s: str) -> str:
     s = s.replace("{,}", "").replace("\\%", "%")
     if "C_" in s or "P_" in s:
         s = _CHOOSE_BEFORE_RE.sub(_choose, s)
+    if "cis" in s and len(s) <= 200:
+        s = _cis(s)
     return s
 
 
