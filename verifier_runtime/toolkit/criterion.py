@@ -30,6 +30,7 @@ from verifier_runtime.toolkit.commit import (
     CHEMICAL_SPECIES,
     DOMAIN_NOTE_RE,
     Commitment,
+    commitment_of,
     option_marker,
     rejected_value,
     split_candidates,
@@ -1043,8 +1044,24 @@ def place_region_commitment(c: Any, x: Any) -> Any:
     return replace(c, answer=first, candidates=(first,), joiner="single", items=(first,), text=first)
 
 
-_QUESTION_READINGS = (mixed_number_commitment, comma_list_commitment, worked_parenthesis_commitment,
-                      temperature_letter_commitment, place_region_commitment)
+# a negation word, in a reference that holds one itself (the title "Never Let Me Go")
+_NEGATION_WORD_RE = re.compile(r"\b(?:not|never|no|neither|nor)\b|n['\u2019]t\b", re.IGNORECASE)
+# a question whose own predicate is negated: "How many students did not pass?", "Which team never won?"
+_NEGATED_QUESTION_RE = re.compile(r"\b(?:not|never|no\s+longer|neither|nor)\b|n['\u2019]t\b", re.IGNORECASE)
+
+
+def negated_question_commitment(c: Any, x: Any) -> Any:
+    """R2.5: where the question's own predicate is negated, an answer that repeats the negated verb
+    states its value ("How many students did not pass?": "12 students did not pass." answers 12);
+    the commitment is read again without the verb negation. ``c`` unchanged otherwise."""
+    if (c is None or not c.reason.startswith("negation") or x.answer_info is None
+            or not _NEGATED_QUESTION_RE.search(x.question or "")):
+        return c
+    return commitment_of(x.answer_info, verb_negations=False)
+
+
+_QUESTION_READINGS = (negated_question_commitment, mixed_number_commitment, comma_list_commitment,
+                      worked_parenthesis_commitment, temperature_letter_commitment, place_region_commitment)
 
 
 # ----------------------------------------------------------------------------- the procedure
@@ -1074,6 +1091,9 @@ def _judge(x: Any) -> Judgment:
         replied = _negated_boolean(x, c, info)
         if replied is not None:
             return replied
+        if (c is not None and c.reason.startswith("negation") and info is not None and info.answer
+                and _NEGATION_WORD_RE.search(ref) and text_match(clean_answer(info.answer), ref)):
+            return Judgment(True, "equal:text")  # "Never Let Me Go" for the title: its own words, no negation (R2.5)
         return Judgment(False, _no_answer_reason(x, c, info))
     cues = x.cues
     if not c.several and parse_bool(ref) is not None and both_booleans(c.text or c.answer):
@@ -3722,7 +3742,8 @@ def _case_carrying(s: str) -> bool:
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])|\n+")
 _NOT_COMMITTED_RE = re.compile(
     r"\b(?:not|no(?!\.?\s*\d)|never|unlikely|less\s+likely|rule[sd]?\s+out|ruled\s+out|excluded?|rather\s+than|instead\s+of|versus|vs|"
-    r"differentials?|maybe|might|possibly|perhaps|could\s+be|or|either|neither|nor|isn'?t|wasn'?t|aren'?t)\b",
+    r"differentials?|maybe|might|possibly|perhaps|could\s+be|or|either|neither|nor|isn'?t|wasn'?t|aren'?t|cannot)\b"
+    r"|(?<=\w)n['\u2019]t\b",  # "Jane Austen didn’t write it", "doesn't", "won't": any verb negated
     re.IGNORECASE,
 )
 _SHORT_STATEMENT_WORDS = 12
@@ -3802,14 +3823,19 @@ def _committed_near(text: str, alias: str) -> bool:
         if k and words[k] in _OWN_VIEW_WORDS and words[k - 1][-1:] in ".;!":  # "Some say 6. I say 5."
             words = words[k:]
             break
-    window = " ".join(words + after.split()[:_WINDOW_AFTER])
     lead = " ".join(words)
+    if _NOT_UNTIL_LEAD_RE.search(lead):  # "It wasn't released until July 2011": from then on, no negation
+        words = _NOT_UNTIL_LEAD_RE.sub("until", lead).split()
+        lead = " ".join(words)
+    window = " ".join(words + after.split()[:_WINDOW_AFTER])
     if _NOT_COMMITTED_RE.search(window) or _REPORTED_RE.search(lead) or _SUPERSEDED_RE.search(lead):
         return False
     # "..., but it was in fact Petra": a contrast after the mention moves the answer elsewhere
     return not _CONTRAST_RE.search(" ".join(after.split()[:12]))
 
 
+# a negation that "until" right before the phrase turns into a starting time ("not ... until 1932")
+_NOT_UNTIL_LEAD_RE = re.compile(r"(?:\bnot|\bnever|n['\u2019]t)\b[^,;.]{0,40}?\b(?:until|till)\s*$", re.IGNORECASE)
 # a turn from what others think or what it is not to what the response says it is
 _TURN_WORDS = frozenset({"but", "however", "yet", "actually", "instead"})
 # the response's own view after a sentence of others' ("Some say 6. I say 5.")
