@@ -1054,10 +1054,28 @@ def negated_question_commitment(c: Any, x: Any) -> Any:
     """R2.5: where the question's own predicate is negated, an answer that repeats the negated verb
     states its value ("How many students did not pass?": "12 students did not pass." answers 12);
     the commitment is read again without the verb negation. ``c`` unchanged otherwise."""
-    if (c is None or not c.reason.startswith("negation") or x.answer_info is None
-            or not _NEGATED_QUESTION_RE.search(x.question or "")):
+    if c is None or not c.reason.startswith("negation") or x.answer_info is None or not x.question:
+        return c
+    if not _NEGATED_QUESTION_RE.search(x.question) and not _opposite_asked(x.question, x.answer_info.answer or ""):
         return c
     return commitment_of(x.answer_info, verb_negations=False)
+
+
+# the word a negation in the answer denies ("not defined", "isn't continuous", "does not exist")
+_DENIED_WORD_RE = re.compile(r"(?:\bnot|n['\u2019]t|\bnever)\s+(?:be\s+|been\s+)?([a-z]{3,20})\b", re.IGNORECASE)
+_OPPOSITE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non", "non-")
+
+
+def _opposite_asked(question: str, answer: str) -> bool:
+    """The question asks for the opposite the answer's negation states: "Where is $f$ undefined?"
+    answered "$f$ is not defined at $x = 2$", "discontinuous" and "not continuous"."""
+    if len(answer) > 400:
+        return False
+    words = {w.lower() for w in _DENIED_WORD_RE.findall(answer)}
+    if not words:
+        return False
+    asked = set(re.findall(r"[a-z-]{4,30}", question.lower()))
+    return any(p + w in asked for w in words for p in _OPPOSITE_PREFIXES)
 
 
 _QUESTION_READINGS = (negated_question_commitment, mixed_number_commitment, comma_list_commitment,
