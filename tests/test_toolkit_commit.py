@@ -317,3 +317,53 @@ def test_a_chain_of_working_answers_its_last_result(response: str, result: str |
 def test_the_commitment_of_a_chain_is_its_last_result() -> None:
     assert final_commitment("We get 12, then add 2 to reach 14.").answer == "14"
     assert final_commitment("It is 12, or maybe 14.").candidates == ("12", "14")
+@pytest.mark.parametrize(
+    ("response", "answer", "negated"),
+    [
+        ("The hall does not seat 300 people.", None, "300"),
+        ("The hall doesn\u2019t seat 1,200 people.", None, "1,200"),
+        ("The hall hasn't 300 seats.", None, "300"),
+        ("The hall has no 300 seats.", None, "300"),
+        ("The hall will never seat 300 people.", None, "300"),
+        ("The hall no longer seats 300 people.", None, "300"),
+        ("The lift cannot carry 600 kg.", None, "600"),
+        ("\"Don't Stop Now\" did not sell 300 copies.", None, "300"),
+        ("The hall didn't seat 300 people, it seated 250.", "it seated 250", "300"),
+        ("The hall doesn't seat 300; it seats 250.", "it seats 250", "300"),
+    ],
+)
+def test_a_negated_verb_denies_the_value_of_its_clause(response: str, answer: str | None, negated: str) -> None:
+    c = final_commitment(response)
+    assert c.answer == answer and c.reason.startswith("negation:") and negated in c.negated
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "\"Don't Stop Now\" sold 300 copies.",
+        "\u201cNever Say Never\u201d sold 300 copies.",
+        "Do Not Enter sold 300 copies.",
+        "Not counting the staff, 300 people came.",
+        "300 people came, not including the staff.",
+        "The hall wasn't full until 300 people came.",
+        "The seats that do not fold number 300.",
+        "300 people came, which did not surprise us.",
+    ],
+)
+def test_negation_words_elsewhere_deny_no_value(response: str) -> None:
+    c = final_commitment(response)
+    assert c.answer is not None and "300" in c.answer and "300" not in c.negated, c
+
+
+def test_a_reason_after_a_negated_clause_is_no_answer_of_its_own() -> None:
+    c = final_commitment("221 is not prime, since 221 = 13 * 17.")
+    assert c.answer is None and c.reason == "negation:only_negated"
+
+
+def test_the_verb_negation_can_be_turned_off_for_a_negated_question() -> None:
+    from verifier_runtime.toolkit.commit import commitment_of
+    from verifier_runtime.toolkit.extract import extract_final_answer
+
+    ex = extract_final_answer("12 pupils did not pass.")
+    assert commitment_of(ex).answer is None
+    assert commitment_of(ex, verb_negations=False).answer == "12 pupils did not pass"

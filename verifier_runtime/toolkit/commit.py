@@ -412,7 +412,8 @@ def _asked_value(segment: str, value: str) -> bool:
 # ---------------------------------------------------------------- negations
 _NEGATED_RE = re.compile(
     r"^(?:(?:the\s+(?:final\s+|correct\s+)?answer|it|this|that)\s*)?(?:(?:is|'s|was)\s+(?:(?:certainly|definitely|surely|clearly)\s+)?not|"
-    r"isn'?t|wasn'?t|is\s+never|not|never|certainly\s+not|definitely\s+not|neither|"
+    r"isn'?t|wasn'?t|is\s+never|not(?!\s+(?:counting|including|to\s+mention|considering|accounting\s+for)\b)|never|"
+    r"certainly\s+not|definitely\s+not|neither|"
     # "Anything but 5.", "anything other than 5": every value except the one named
     r"(?:anything|everything|any\s+(?:value|number|answer))\s+(?:but|except|other\s+than)|"
     r"(?:can'?t|cannot|can\s+not|could\s*n'?t|could\s+not|must\s*n'?t|must\s+not)\s+be)\s+(?P<v>.+)$",
@@ -421,11 +422,75 @@ _NEGATED_RE = re.compile(
 # "The precipitate is not NaCl": a short subject, then the negated value (short, one clause)
 _SUBJECT_NEGATED_RE = re.compile(
     r"^(?:the\s+)?(?:[A-Za-z'\u2019-]+\s+){1,4}?(?:is\s+not|isn'?t|was\s+not|wasn'?t|are\s+not|aren'?t"
+    r"|(?:is|are|was|were)\s+(?:no\s+longer|never)"
     r"|(?:is|are|was)\s+(?:anything|everything)\s+(?:except|other\s+than))\s+"
     r"(?P<v>[^,;]+)$",
     re.IGNORECASE,
 )
 _MAX_NEGATED_WORDS = 4
+_UNTIL_RE = re.compile(r"\b(?:until|till)\b", re.IGNORECASE)
+# "not ... until 1932", "Not until 1932": the time from which it holds, no negated value
+_NOT_UNTIL_RE = re.compile(r"(?:\bnot|n't|\bnever)\b[^,;:]{0,60}?\b(?:until|till)\s+\S", re.IGNORECASE)
+# R2.5: the verb of the clause holding a value negated: "The town does not have 2000 people.", "It hasn't
+# 14 moons.", "The war did not end in 1945.", "There won't be 11 players.", "The club no longer has 40
+# members.", "It has never had 14 moons." (the negation written in lower case after a subject of one to six
+# words: "Do Not Disturb ran for 3 seasons." is a title; quoted titles are masked before, ``_masked``)
+_NEG_AUX = r"(?:do|does|did|has|have|had|will|would|shall|should|could|may|might|must|is|are|was|were)"
+_VERB_NEGATED_RE = re.compile(
+    r"^(?!(?i:i|we)\s)(?P<s>(?:(?!(?i:that|which|who|whom|whose|where|when|while|if|unless|because|since|as|although|"
+    r"though|whether|once|after|before|until|is|are|was|were|so|thus|hence|therefore|but|or)\s)[^\s,;:]+\s+){1,6}?)"
+    r"(?P<n>" + _NEG_AUX + r"(?:\s+(?:definitely|certainly|surely|clearly|actually|really|obviously))?\s+(?:not|never|no\s+longer)"
+    r"|(?:do|does|did|has|have|had|wo|would|shall|should|ca|could|might|must|is|are|was|were)n't|cannot|can\s+not"
+    r"|(?:" + _NEG_AUX + r"\s+)?(?:never|no\s+longer|neither)"
+    r"|(?:has|have|had|is|are|was|were)\s+no(?=\s+[-+\u2212]?\d))\s+"  # "The town has no 2000 people."
+    # (not a bound: "does not have more than 2000" is R2.1's to read)
+    r"(?!(?:[a-z]+\s+){0,2}(?i:more|fewer|less|greater|smaller|larger|higher|lower|over|under|above|below|beyond|"
+    r"earlier|later|sooner|until|till)\b)"
+    r"(?P<v>(?:[^,;:]|,(?=\d{3}))+?)\s*(?:,(?!\d{3})\s*(?P<rest>[\s\S]*))?$")
+# a value in the negated clause (a digit: a number, a date, a quantity)
+_CLAUSE_DIGIT_RE = re.compile(r"\d")
+# a conclusion after the negated verb: its value is not the negated one ("... does not matter, so 12")
+# nor a time from which it holds ("not assigned at birth until 1986": from 1986 on)
+_VERB_NEGATED_REST_RE = re.compile(r"\b(?:because|since|so|thus|hence|therefore|which|whereas|while|answer|is|are|was|"
+                                   r"were|equals?|until|till|unless|except|without)\b", re.IGNORECASE)
+# a reason or condition after the negated part, no clause of its own
+_REASON_LEAD_RE = re.compile(r"(?:since|because|as|for|given|if|unless|when|whereas|while|which|who|where|although|though|"
+                             r"even|i\.?e\.?|e\.?g\.?|that\s+is|according)\b", re.IGNORECASE)
+_HAS_NO_VALUE_RE = re.compile(r"\b(?:has|have|had|is|are|was|were)\s+no\s+[-+\u2212]?\d")
+_QUOTED_RE = re.compile(r"\"[^\"\n]{1,80}\"|\u201c[^\u201d\n]{1,80}\u201d|\u2018[^\u2019\n]{1,80}\u2019(?!\w)")
+_VALUE_NUMBER_RE = re.compile(r"[-+\u2212]?\d[\d,]*(?:\.\d+)?(?:\s*%)?")
+
+
+def _masked(clause: str) -> str:
+    """``clause`` with the letters of its quoted titles masked (same length): '"Don't Look Now" has 12
+    chapters' holds no negation of its own."""
+    if '"' not in clause and "\u201c" not in clause and "\u2018" not in clause:
+        return clause
+    return _QUOTED_RE.sub(lambda m: m.group()[0] + re.sub(r"\S", "x", m.group()[1:-1]) + m.group()[-1], clause)
+
+
+def _verb_negated(clause: str) -> tuple[list[str], str] | None:
+    """R2.5: the values a clause whose verb is negated denies ("The town does not have 2000
+    people." -> ["have 2000 people", "The town", "2000"]) and the text after a comma that ends the
+    negated part ("He didn't score 3 goals, he scored 2." -> "he scored 2", read as a clause of its
+    own), or ``None`` where its verb is not negated or the negated part holds no value (a digit)."""
+    if len(clause) > 200 or not _CLAUSE_DIGIT_RE.search(clause):
+        return None
+    m = _VERB_NEGATED_RE.match(_masked(clause))
+    if m is None:
+        return None
+    after = m.group("v").partition(" ")[2]
+    if _VERB_NEGATED_REST_RE.search(after):  # (the negated verb itself may be "equal": "does not equal 4")
+        return None
+    subject, value = clause[: m.end("s")].strip(), clean_answer(clause[m.start("v"): m.end("v")])
+    if not _CLAUSE_DIGIT_RE.search(subject + " " + value):
+        return None
+    out = [v for v in (value, clean_answer(subject)) if v]
+    out += [n.group().strip() for n in _VALUE_NUMBER_RE.finditer(subject + " " + value)]
+    rest = clause[m.start("rest"):].strip() if m.group("rest") else ""
+    return out, "" if _REASON_LEAD_RE.match(rest) else rest  # ("221 is not prime, since 221 = 13 * 17": a reason)
+
+
 # "n = 5 is not a solution", "x = 3 is not a root": a value the answer rules out
 _NOT_A_SOLUTION_RE = re.compile(r"^(?P<v>[^\s,;](?:[^,;]{0,38}[^\s,;])?)\s+(?:is|are)\s+not\s+(?:a\s+|an\s+|the\s+)?"
                                 r"(?:valid\s+|real\s+|possible\s+)?(?:solution|root|answer|zero)s?$", re.IGNORECASE)
@@ -474,8 +539,11 @@ _VALUE_NOT_EQUAL_RE = re.compile(r"^\s*+\$?\s*+(?:[A-Za-z](?:_\{?\w{1,3}\}?)?\s*
                                  + r")\s*+(?:\\neq?(?![A-Za-z])|!=|\u2260)\s*+(?P<v>" + _NE_VALUE + r")\s*+\$?\s*+\.?\s*+$")
 
 
-def _negations(answer: str) -> tuple[str | None, list[str], str]:
-    """(the affirmed answer, the negated values, reason) of a short final answer."""
+def _negations(answer: str, verbs: bool = True) -> tuple[str | None, list[str], str]:
+    """(the affirmed answer, the negated values, reason) of a short final answer; ``verbs``: read
+    a clause whose verb is negated (``_verb_negated``) as well."""
+    if "\u2019" in answer:
+        answer = answer.replace("\u2019", "'")  # "doesn’t", "it’s": a curly apostrophe is an apostrophe
     low = answer.lower()
     if "\\n" in answer or "!=" in answer or "\u2260" in answer or "\u2209" in answer:
         m = NOT_EQUAL_RE.match(answer)
@@ -484,7 +552,7 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
         m = _VALUE_NOT_EQUAL_RE.match(answer)
         if m:  # "x = 72 \\neq 74", "72 ≠ 74": the value stated, the other excluded (R2.5)
             return clean_answer(m.group("a")), [clean_answer(m.group("v"))], "negation:affirmed_after"
-    if ("not" not in low and "n't" not in low and "never" not in low and "neither" not in low and "wrong" not in low
+    if ("not" not in low and "n't" not in low and "never" not in low and "neither" not in low and "longer" not in low and not _HAS_NO_VALUE_RE.search(low) and "wrong" not in low
             and "incorrect" not in low and "doubt" not in low and "n\u2019t" not in low and "unlikely" not in low
             and "improbable" not in low and "thing" not in low and "any " not in low and "ruled out" not in low
             and "exclud" not in low and "eliminat" not in low and "reject" not in low and "discard" not in low):
@@ -503,7 +571,15 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
     affirmed: list[str] = []
     negated: list[str] = []
     rejected: list[str] = []
-    for clause in clauses:
+    i = 0
+    while i < len(clauses) and i < 60:
+        clause = clauses[i]
+        i += 1
+        if _NOT_UNTIL_RE.search(clause):
+            body = clean_answer(_AFFIRM_LEAD_RE.sub("", clause.strip(), count=1))
+            if body:  # "It wasn't released until 2011.": from 2011 on, no negation of the value
+                affirmed.append(body)
+            continue
         conceded = _CONCESSION_LEAD_RE.sub("", clause.strip(), count=1) if clause[:1] in "aAtTwW" else clause.strip()
         ruled_out = _NOT_A_SOLUTION_RE.match(conceded) or _RULED_OUT_RE.match(conceded)
         if ruled_out is not None:  # "n = 5 is not a solution", "6 was ruled out": the value ruled out
@@ -524,8 +600,15 @@ def _negations(answer: str) -> tuple[str | None, list[str], str]:
                     (negated if r.group("d") else rejected).append(value)
                 continue
             m = _SUBJECT_NEGATED_RE.match(clause.strip())
-            if m is not None and len(m.group("v").split()) > _MAX_NEGATED_WORDS:
-                m = None  # "5 is not prime, so ...": a reason, not a negated answer
+            if m is not None and (len(m.group("v").split()) > _MAX_NEGATED_WORDS or _UNTIL_RE.search(m.group("v"))):
+                m = None  # "5 is not prime, so ...": a reason, not a negated answer; "wasn't opened until 1932": from 1932 on
+            if m is None and verbs:
+                denied = _verb_negated(clause.strip())
+                if denied:  # "The town does not have 2000 people.": the clause's value denied
+                    negated.extend(denied[0])
+                    if denied[1]:  # "..., he scored 2": what follows the comma is a clause of its own
+                        clauses.insert(i, denied[1])
+                    continue
         if m:
             value = clean_answer(m.group("v"))
             if ": " in value:  # "not Lyon, not Marseille: Paris": the value after the colon stands
@@ -1072,10 +1155,13 @@ _BOX_VERDICT_RE = re.compile(
     re.IGNORECASE)
 
 
-def commitment_of(ex: Extracted) -> Commitment:
-    """Read the final commitment from an extraction (see the module docstring)."""
+def commitment_of(ex: Extracted, *, verb_negations: bool = True) -> Commitment:
+    """Read the final commitment from an extraction (see the module docstring). ``verb_negations``:
+    a clause whose verb is negated denies its value ("The town does not have 2000 people."); the
+    criterion turns it off where the question's own predicate is negated ("How many students did
+    not pass?": "12 students did not pass." answers 12)."""
     try:
-        return _commitment(ex)
+        return _commitment(ex, verb_negations)
     except (ValueError, TypeError, IndexError, AttributeError, re.error, RecursionError):
         return Commitment(ex.answer, (ex.answer,) if ex.answer else (), method=ex.method)
 
@@ -1085,7 +1171,7 @@ def final_commitment(response: str, question: str | None = None) -> Commitment:
     return commitment_of(extract_final_answer(response, question))
 
 
-def _commitment(ex: Extracted) -> Commitment:
+def _commitment(ex: Extracted, verbs: bool = True) -> Commitment:
     if ex.answer is None:
         return Commitment(None, (), method=ex.method)
     if "?" in ex.answer or "?" in ex.tail[:100]:
@@ -1098,7 +1184,7 @@ def _commitment(ex: Extracted) -> Commitment:
             if later.answer is None or later.method not in MARKER_METHODS:
                 return Commitment(None, (), reason="negation:only_negated", negated=(clean_answer(ex.answer),),
                                   method=ex.method)
-            inner = commitment_of(later)
+            inner = commitment_of(later, verb_negations=verbs)
             return Commitment(inner.answer, inner.candidates, inner.joiner, inner.hedged,
                               inner.reason or "negation:affirmed_after", (clean_answer(ex.answer),) + inner.negated,
                               inner.retracted, ex.method, inner.text, inner.items, inner.final_answers)
@@ -1174,10 +1260,10 @@ def _commitment(ex: Extracted) -> Commitment:
             from verifier_runtime.toolkit.structures import real_set_statement
 
             stated = real_set_statement(answer) or stated  # "all real numbers except $x = 3$": the set, not x = 3
-        affirmed, negated, why = _negations(stated)
+        affirmed, negated, why = _negations(stated, verbs)
         if not why and stated != answer:
             # the negation may sit outside the statement's value: "not $\frac{1}{2}$" reads as "\frac{1}{2}"
-            affirmed, negated, why = _negations(answer)
+            affirmed, negated, why = _negations(answer, verbs)
             if why and affirmed is not None:
                 affirmed = final_statement(affirmed)
         answer = stated

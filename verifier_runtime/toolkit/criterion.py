@@ -31,6 +31,7 @@ from verifier_runtime.toolkit.commit import (
     DOMAIN_NOTE_RE,
     WORK_RESULT,
     Commitment,
+    commitment_of,
     option_marker,
     rejected_value,
     split_candidates,
@@ -596,10 +597,11 @@ def _qualified_number(answer: str, ref: str, question: str) -> str | None:
         return "differ:rate"
     if _OFFSET_AFTER_RE.match(after) and not _OFFSET_ASKED_RE.search(q):
         return "differ:time_offset"
-    if _YEAR_RE.match(last.group().rstrip(",")) and _TIME_BOUND_BEFORE_RE.search(
-            answer[max(0, last.start() - 40): last.start()]) and not re.search(
+    lead = answer[max(0, last.start() - 60): last.start()]
+    if _YEAR_RE.match(last.group().rstrip(",")) and _TIME_BOUND_BEFORE_RE.search(lead[-40:]) \
+            and not _NOT_UNTIL_LEAD_RE.search(lead) and not re.search(
             r"\b(?:before|after|since|until|by)\b", q, re.IGNORECASE):
-        return "hedge:bound"  # "It happened before 2000.": a bound on the year
+        return "hedge:bound"  # "It happened before 2000.": a bound on the year ("not until 1925" starts it: R2.5)
     return None
 
 
@@ -1203,8 +1205,42 @@ def place_region_commitment(c: Any, x: Any) -> Any:
     return replace(c, answer=first, candidates=(first,), joiner="single", items=(first,), text=first)
 
 
-_QUESTION_READINGS = (mixed_number_commitment, comma_list_commitment, worked_parenthesis_commitment,
-                      temperature_letter_commitment, place_region_commitment)
+# a negation word, in a reference that holds one itself (the title "Never Let Me Go")
+_NEGATION_WORD_RE = re.compile(r"\b(?:not|never|no|neither|nor)\b|n['\u2019]t\b", re.IGNORECASE)
+# a question whose own predicate is negated: "How many students did not pass?", "Which team never won?"
+_NEGATED_QUESTION_RE = re.compile(r"\b(?:not|never|no\s+longer|neither|nor)\b|n['\u2019]t\b", re.IGNORECASE)
+
+
+def negated_question_commitment(c: Any, x: Any) -> Any:
+    """R2.5: where the question's own predicate is negated, an answer that repeats the negated verb
+    states its value ("How many students did not pass?": "12 students did not pass." answers 12);
+    the commitment is read again without the verb negation. ``c`` unchanged otherwise."""
+    if c is None or not c.reason.startswith("negation") or x.answer_info is None or not x.question:
+        return c
+    if not _NEGATED_QUESTION_RE.search(x.question) and not _opposite_asked(x.question, x.answer_info.answer or ""):
+        return c
+    return commitment_of(x.answer_info, verb_negations=False)
+
+
+# the word a negation in the answer denies ("not defined", "isn't continuous", "does not exist")
+_DENIED_WORD_RE = re.compile(r"(?:\bnot|n['\u2019]t|\bnever)\s+(?:be\s+|been\s+)?([a-z]{3,20})\b", re.IGNORECASE)
+_OPPOSITE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non", "non-")
+
+
+def _opposite_asked(question: str, answer: str) -> bool:
+    """The question asks for the opposite the answer's negation states: "Where is $f$ undefined?"
+    answered "$f$ is not defined at $x = 2$", "discontinuous" and "not continuous"."""
+    if len(answer) > 400:
+        return False
+    words = {w.lower() for w in _DENIED_WORD_RE.findall(answer)}
+    if not words:
+        return False
+    asked = set(re.findall(r"[a-z-]{4,30}", question.lower()))
+    return any(p + w in asked for w in words for p in _OPPOSITE_PREFIXES)
+
+
+_QUESTION_READINGS = (negated_question_commitment, mixed_number_commitment, comma_list_commitment,
+                      worked_parenthesis_commitment, temperature_letter_commitment, place_region_commitment)
 
 
 # ----------------------------------------------------------------------------- the procedure
@@ -1234,6 +1270,9 @@ def _judge(x: Any) -> Judgment:
         replied = _negated_boolean(x, c, info)
         if replied is not None:
             return replied
+        if (c is not None and c.reason.startswith("negation") and info is not None and info.answer
+                and _NEGATION_WORD_RE.search(ref) and text_match(clean_answer(info.answer), ref)):
+            return Judgment(True, "equal:text")  # "Never Let Me Go" for the title: its own words, no negation (R2.5)
         return Judgment(False, _no_answer_reason(x, c, info))
     cues = x.cues
     if not c.several and parse_bool(ref) is not None and both_booleans(c.text or c.answer):
@@ -3932,7 +3971,8 @@ def _case_carrying(s: str) -> bool:
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])|\n+")
 _NOT_COMMITTED_RE = re.compile(
     r"\b(?:not|no(?!\.?\s*\d)|never|unlikely|less\s+likely|rule[sd]?\s+out|ruled\s+out|excluded?|rather\s+than|instead\s+of|versus|vs|"
-    r"differentials?|maybe|might|possibly|perhaps|could\s+be|or|either|neither|nor|isn'?t|wasn'?t|aren'?t)\b",
+    r"differentials?|maybe|might|possibly|perhaps|could\s+be|or|either|neither|nor|isn'?t|wasn'?t|aren'?t|cannot)\b"
+    r"|(?<=\w)n['\u2019]t\b",  # "Jane Austen didn’t write it", "doesn't", "won't": any verb negated
     re.IGNORECASE,
 )
 _SHORT_STATEMENT_WORDS = 12
@@ -4012,8 +4052,11 @@ def _committed_near(text: str, alias: str, question: str = "") -> bool:
         if k and words[k] in _OWN_VIEW_WORDS and words[k - 1][-1:] in ".;!":  # "Some say 6. I say 5."
             words = words[k:]
             break
-    window = " ".join(words + after.split()[:_WINDOW_AFTER])
     lead = " ".join(words)
+    if _NOT_UNTIL_LEAD_RE.search(lead):  # "It wasn't released until July 2011": from then on, no negation
+        words = _NOT_UNTIL_LEAD_RE.sub("until", lead).split()
+        lead = " ".join(words)
+    window = " ".join(words + after.split()[:_WINDOW_AFTER])
     if _NOT_COMMITTED_RE.search(window) or _REPORTED_RE.search(lead) or _SUPERSEDED_RE.search(lead):
         return False
     if _mentioned_only(before, after, question):
@@ -4066,6 +4109,8 @@ def _mentioned_only(before: str, after: str, question: str = "") -> bool:
     return _CALLED_WRONG_RE.match(after.lstrip()) is not None
 
 
+# a negation that "until" right before the phrase turns into a starting time ("not ... until 1932")
+_NOT_UNTIL_LEAD_RE = re.compile(r"(?:\bnot|\bnever|n['\u2019]t)\b[^,;.]{0,40}?\b(?:until|till)\s*$", re.IGNORECASE)
 # a turn from what others think or what it is not to what the response says it is
 _TURN_WORDS = frozenset({"but", "however", "yet", "actually", "instead"})
 # the response's own view after a sentence of others' ("Some say 6. I say 5.")
