@@ -514,6 +514,8 @@ def _not_one_value(answer: str, ref: str, cues: Cues | None, question: str) -> s
     qualified = _qualified_number(answer, ref, question)
     if qualified:
         return qualified
+    if _other_quantity_named(answer, question):
+        return "differ:label"  # "The perimeter is 24." for "What is the area?" (R4.2)
     if _scaled_reference_number(answer, ref) and not _kelvin_answer(answer, cues, question):
         return "differ:scale"  # "12 million" or "12 dozen" is not 12
     if ". " in answer and not (cues is not None and cues.several) and _names_as_sentences(answer, ref):
@@ -1041,6 +1043,36 @@ def asked_statement(answer: str, question: str) -> str | None:
         return None
     hits = [k for k, h in enumerate(heads) if h == asked[-1]]
     return parts[hits[0]].strip() if len(hits) == 1 else None
+
+
+# R4.2: quantities a statement may name ("The perimeter is 24."), each with the words that name the same
+# quantity; a statement naming one where the question asks for another gives another quantity's value
+_QUANTITY_GROUPS = ("area", "perimeter", "circumference", "radius", "diameter", "volume", "height|altitude", "width|breadth",
+                    "length|distance", "depth", "mass|weight", "density", "speed|velocity", "acceleration", "mean|average",
+                    "median", "mode", "sum|total", "product", "difference", "quotient", "remainder", "probability|chance",
+                    "slope|gradient", "temperature", "pressure", "force", "energy", "power", "frequency", "wavelength",
+                    "voltage", "current", "resistance", "age", "cost|price", "profit", "revenue", "discriminant",
+                    "determinant", "variance", "deviation")
+_QUANTITY_GROUP = {w: k for k, g in enumerate(_QUANTITY_GROUPS) for w in g.split("|")}
+
+
+def _other_quantity_named(answer: str, question: str) -> bool:
+    """R4.2: the answer is one statement of a named quantity ("The perimeter is 24.") and the question
+    asks for another one ("What is the area of the rectangle?"); both nouns must be quantities of
+    :data:`_QUANTITY_GROUPS` (a word of the same group names the same quantity: "the distance" answers
+    "What is the length ...?"), so a noun the list does not know decides nothing."""
+    if not answer or not question or len(answer) > 120 or " and " in answer or ";" in answer:
+        return False
+    m = _NAMED_CLAUSE_RE.match(answer.strip().rstrip(".!"))
+    if m is None:
+        return False
+    said = _QUANTITY_GROUP.get(m.group("noun").lower().split()[-1])
+    if said is None:
+        return False
+    asked = [a.group("noun").lower().split() for a in _ASKED_NOUN_RE.finditer(question[-400:])]
+    want = _QUANTITY_GROUP.get(asked[-1][-1]) if asked else None
+    # ("The total is 1.234 kg." answers "What is the total mass?": a word of the asked phrase)
+    return want is not None and want != said and said not in {_QUANTITY_GROUP.get(w) for w in asked[-1]}
 
 
 def several_allowed(x: Any) -> bool:
