@@ -291,6 +291,29 @@ def test_look_back_after_the_first_character_is_the_look_back_first(module, name
     assert found > 50
 
 
+def test_the_strong_marker_with_its_word_boundary_is_the_pattern_without_it() -> None:
+    """The "\\b" before the branch "no" opens after a sentence end (or at the start) changes no match:
+    a space or the start is before that "no", a word boundary there already."""
+    rx = commit._STRONG_RE
+    bare = rx.pattern.replace(r"|\b(?:(?<=[.!?]\s)|(?<=^\s)|^)no", r"|(?:(?<=[.!?]\s)|(?<=^\s)|^)no")
+    assert bare != rx.pattern
+    slow = re.compile(bare, rx.flags)
+    pieces = ["no", "No", "NO", "no,", "no:", "no;", "No, 5.", "no, 43", "noted", "ano", "piano", "x", "7", "-4", "$6$",
+              ".", ". ", "? ", "! ", " ", "\n", "\t", ",", "=", ":", "is", "wait", "actually", "oops", "it's", "the answer",
+              "that's wrong", "i mean", "\u0130", "\u017f", *_LOOKALIKES]
+    rng = random.Random(41)
+    found = 0
+    for _ in range(8000):
+        t = "".join(rng.choice(pieces) + rng.choice(["", "", " "]) for _ in range(rng.randint(0, 10)))
+        full = [(m.span(), m.group()) for m in slow.finditer(t)]
+        assert [(m.span(), m.group()) for m in rx.finditer(t)] == full, t
+        assert rx.split(t, maxsplit=1) == slow.split(t, maxsplit=1), t
+        low = fold_in_place(t)
+        assert commit._STRONG.spans_in(t, low) == [m.span() for m in slow.finditer(t)], t
+        found += bool(full)
+    assert found > 2000
+
+
 def test_a_printable_text_has_no_control_character() -> None:
     import sys
 

@@ -47,6 +47,18 @@ from verifier_runtime.toolkit.units import parse_quantity
 )
 def test_form_requirements_read_from_the_question(question: str, requirements: tuple[str, ...]) -> None:
     assert question_cues(question).form_requirements == requirements
+    again = question_cues(question)
+    before = (again.as_dict(), repr(again), hash(again))
+    assert again.form_requirements == again.form_requirements == requirements  # kept once worked out
+    assert (again.as_dict(), repr(again), hash(again)) == before  # and no field of the cues
+
+
+def test_form_requirements_of_fixed_cues() -> None:
+    from verifier_runtime.toolkit.cues import Cues
+
+    fixed = Cues(decimal_places=2, percentage=True)
+    assert fixed.form_requirements == fixed.form_requirements == ("percentage", "decimal_places")
+    assert fixed == Cues(decimal_places=2, percentage=True) and Cues().form_requirements == ()
 
 
 @pytest.mark.parametrize(

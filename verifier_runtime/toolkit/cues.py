@@ -45,6 +45,10 @@ _FORM_WORDS = ("simpl", "lowest", "reduced", "percent", "decimal", "fraction", "
                "exponential form", "rectangular")
 
 
+#: where :attr:`Cues.form_requirements` is kept among a Cues' values (no field's name: a space leads it)
+_FORM_REQUIREMENTS_KEY = " form_requirements"
+
+
 class _Cue:
     """A cue field, read from the question on first use and kept (a question is read once per
     field, and most readers need a few fields only)."""
@@ -149,7 +153,15 @@ class Cues:
 
     @property
     def form_requirements(self) -> tuple[str, ...]:
-        """The form requirements the question states, by name (empty when it states none)."""
+        """The form requirements the question states, by name (empty when it states none); worked
+        out once (the fields it reads never change), where the criterion's guards ask it per module."""
+        values = self._values
+        found = values.get(_FORM_REQUIREMENTS_KEY)
+        if found is None:
+            found = values[_FORM_REQUIREMENTS_KEY] = self._form_requirements()
+        return found  # type: ignore[return-value]
+
+    def _form_requirements(self) -> tuple[str, ...]:
         if self._text and not self.has(*_FORM_WORDS):
             return ()  # none of the words any form requirement is written with
         names = [name for name in _FORM_FIELDS if getattr(self, name)]
