@@ -131,7 +131,18 @@ def judge(question: str, reference: str, response: str) -> Judgment:
 def judge_triple(x: Any) -> Judgment:
     """Judge a :class:`~verifier_runtime.triple.Triple` (its cached views are reused)."""
     try:
-        return _judge(x)
+        j = _judge(x)
+        if j.correct:
+            c = x.commitment
+            unit = box_unit_reason(x) if c is not None and not c.several else None
+            if unit:
+                return Judgment(False, unit)  # "\\boxed{5} cm" for 5 m (R5.1)
+            plain = text_unwrapped(x.answer or "")
+            if plain is not None:  # "\\boxed{\\text{at least } 56}": its words read as in prose (R1.1, R4.1)
+                p = judge(x.question or "", x.ref or "", plain)
+                if p.correct is False and p.reason.split(":", 1)[0] in _PLAIN_BLOCKS:
+                    return p
+        return j
     except (ValueError, TypeError, AttributeError, ArithmeticError, RecursionError, IndexError, KeyError) as e:
         return Judgment(False, f"error:{type(e).__name__}")
 
@@ -220,6 +231,20 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
                 return j.reason
         if _echoed(x):
             return "invalid:echo"
+        if answer is None:
+            unit = box_unit_reason(x)
+            if unit:
+                return unit  # "\\boxed{5} cm" for 5 m: the box's number is in centimetres (R5.1)
+        plain = text_unwrapped(a)
+        if plain is not None:
+            # "\\boxed{\\text{at least } 56}", "\\boxed{56\\text{ million}}": the words inside the
+            # math read as the same words in prose would (R1.1, R4.1): a bound, a scale, an operation
+            blocked = _pass_guard(x, plain)
+            if blocked:
+                return blocked
+            j = judge(x.question or "", ref, plain)
+            if j.correct is False and j.reason.split(":", 1)[0] in _PLAIN_BLOCKS:
+                return j.reason
         cues = x.cues
         if cues is not None and cues.form_requirements:
             value, _label = _unlabel(a, False, cues, x.question)
@@ -255,6 +280,70 @@ _RESTATED_QTY_RE = re.compile(
     r"|(?:or|i\.e\.,?|that\s+is|=)\s*+)?"
     r"(?P<bn>\d[\d,]*+(?:\.\d++)?+)\s*+(?P<bu>[A-Za-z\u00b0\u00b5\u03bc][A-Za-z/^\d\u00b2\u00b3-]{0,14}+(?:\s++per\s++[A-Za-z]{1,12})?)\s*+\)",
     re.IGNORECASE)
+
+
+# words written in a text macro inside math: "\\text{at least } 56", "56\\textrm{ thousand}"
+_TEXT_MACRO_RE = re.compile(r"\\(?:text|textrm|textnormal|textit|textbf|mathrm|mbox)\s*+\{([^{}$\\]{0,80}+)\}")
+_MACRO_WORD_RE = re.compile(r"[A-Za-z]{2,}+")
+_ORDINAL_RE = re.compile(r"^\s*+(?:st|nd|rd|th)\s*+$")  # "56^{\\text{th}}": an ordinal's suffix, no word
+_PLAIN_BLOCKS = frozenset({"differ", "hedge", "negation", "ambiguous"})
+
+
+def text_unwrapped(answer: str) -> str | None:
+    """``answer`` with its text macros replaced by their words, where one holds a word of two letters
+    or more and the answer is short ("\\text{at least } 56" reads "at least 56"); else ``None``."""
+    if not answer or "\\" not in answer or len(answer) > 200:
+        return None
+    found = False
+
+    def words(m: re.Match[str]) -> str:
+        nonlocal found
+        found = found or bool(_MACRO_WORD_RE.search(_ORDINAL_RE.sub("", m.group(1))))
+        return m.group(1)
+
+    plain = _TEXT_MACRO_RE.sub(words, answer)
+    if not found:
+        return None
+    q = parse_quantity(answer)
+    if q is not None and q.dimensionality != "dimensionless":
+        return None  # "0.118\\mathrm{nm}", "56\\text{ cm}": a quantity with its unit, read as one
+    plain = re.sub(r"\\[,;:! ]|~", " ", plain)
+    plain = re.sub(r"\s++", " ", plain).strip()
+    return plain if plain and "\\text" not in plain else None
+
+
+# a unit of measure written right after a box that holds a bare number: "\\boxed{5} cm", "$\\boxed{60}$ mph"
+_UNIT_AFTER_BOX_RE = re.compile(
+    r"^(?:\$|\\\))?[^\S\n]*+([A-Za-z\u00b0\u00b5\u03bc][A-Za-z\u00b0\u00b5\u03bc/^\d\u00b2\u00b3]{0,15}+"
+    r"(?:[ \t]++per[ \t]++[A-Za-z]{1,12}+)?)(?![\w\u00b0])")
+# English words that are also unit symbols ("in" inches, "a" years): never read as the box's unit
+_NOT_UNIT_WORDS = frozenset({"in", "at", "a", "an", "as", "is", "or", "and", "of", "to", "by", "it", "if", "on",
+                             "per", "be", "are", "so", "we", "the", "for", "from", "with", "was", "no", "not",
+                             "then", "which", "that", "this", "when", "where", "since", "because", "but"})
+
+
+def box_unit_reason(x: Any) -> str | None:
+    """R5.1: a unit written right after a box of a bare number is the box's unit ("\\boxed{5} cm" states
+    5 cm), where the reference has a unit or the question asks for one; the code when that quantity
+    does not equal the reference, else ``None``."""
+    info = x.answer_info
+    a = x.answer
+    if info is None or getattr(info, "method", "") != "boxed" or not a or not getattr(info, "tail", ""):
+        return None
+    m = _UNIT_AFTER_BOX_RE.match(info.tail)
+    if m is None or m.group(1).lower() in _NOT_UNIT_WORDS or parse_number(a) is None:
+        return None
+    ref = x.ref or ""
+    rq = parse_quantity(ref)
+    if not ((rq is not None and rq.dimensionality != "dimensionless") or (x.cues is not None and x.cues.unit)):
+        return None
+    q = parse_quantity(f"{a} {m.group(1)}")
+    if q is None or q.dimensionality == "dimensionless":
+        return None
+    j = compare_candidate(f"{a} {m.group(1)}", ref, x.cues, x)
+    if j is None:
+        return "differ:unit"
+    return None if j.correct else j.reason
 
 
 def _half_unit(digits: str, rounded: bool) -> float:
@@ -371,7 +460,10 @@ def _bound_for_one_value(answer: str, ref: str, question: str) -> bool:
 
 _FACTOR_SPLIT_RE = re.compile(r"\\times|\\cdot|[\u00d7\u00b7*]|\bby\b|(?<=\d)\s*+x\s*+(?=\d)")
 _FACTOR_RE = re.compile(r"^\s*+(\d{1,9})\s*+(?:\^\s*+\{?\s*+(\d{1,3})\s*+\}?)?\s*+$")
-_NUMBER_OPERATION_RE = re.compile(r"\d\}?\s*+\^\s*+\{?\s*+\d|\\sqrt|[<>\u2264\u2265]|\\[gl]eq?(?![A-Za-z])|\\[gl]t(?![A-Za-z])")
+_NUMBER_OPERATION_RE = re.compile(r"\d\}?\s*+\^\s*+\{?\s*+\d|\\sqrt|[<>\u2264\u2265]|\\[gl]eq?(?![A-Za-z])|\\[gl]t(?![A-Za-z])"
+                                  r"|\|\s*+[-+]\s*+\d|\\[lr]vert(?![A-Za-z])"  # "|-2|": the absolute value, 2
+                                  r"|\\(?:log|ln|lg|exp|sin|cos|tan|sec|csc|cot|arcsin|arccos|arctan|sinh|cosh|tanh"
+                                  r"|lfloor|lceil|[dt]?binom)(?![A-Za-z])|(?<![A-Za-z\\])e\s*+\^")  # "\\log_2 4" is 2
 # "5!" is a factorial where a box wrote it; "Answer: 42!" in prose is an exclamation
 _FACTORIAL_RE = re.compile(r"\d\}?\s*+!(?![=!])")
 _BARE_BANG_RE = re.compile(r"\d!\s*+$")  # a number then "!" ending an answer
