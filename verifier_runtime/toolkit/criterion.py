@@ -134,7 +134,7 @@ def judge_triple(x: Any) -> Judgment:
         j = _judge(x)
         if j.correct:
             c = x.commitment
-            unit = box_unit_reason(x) if c is not None and not c.several else None
+            unit = (box_unit_reason(x) or box_words_reason(x)) if c is not None and not c.several else None
             if unit:
                 return Judgment(False, unit)  # "\\boxed{5} cm" for 5 m (R5.1)
             plain = text_unwrapped(x.answer or "")
@@ -232,9 +232,9 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
         if _echoed(x):
             return "invalid:echo"
         if answer is None:
-            unit = box_unit_reason(x)
+            unit = box_unit_reason(x) or box_words_reason(x)
             if unit:
-                return unit  # "\\boxed{5} cm" for 5 m: the box's number is in centimetres (R5.1)
+                return unit  # "\\boxed{5} cm" for 5 m, "\\boxed{55} squared" for 55 (R5.1, R4.1)
         plain = text_unwrapped(a)
         if plain is not None:
             # "\\boxed{\\text{at least } 56}", "\\boxed{56\\text{ million}}": the words inside the
@@ -344,6 +344,40 @@ def box_unit_reason(x: Any) -> str | None:
     if j is None:
         return "differ:unit"
     return None if j.correct else j.reason
+
+
+# words in prose right after or before the box that make its value another one ("$\\boxed{55}$ squared",
+# "$\\boxed{55}$ percent", "$\\boxed{55}$ or fewer", "negative $\\boxed{55}$"); "or so" is an approximation
+_WORDS_AFTER_BOX_RE = re.compile(
+    r"^(?:\$|\\\))?[^\S\n]*+((?:percent|per[ \t]++cent|squared|cubed|factorial"
+    r"|(?:minus|plus|times|over)[ \t]++[\w.]++|divided[ \t]++by[ \t]++[\w.]++"
+    r"|or[ \t]++(?:fewer|less|more|greater|higher|lower|above|below|over|under|bigger|smaller)"
+    r"|and[ \t]++(?:up|above|over|below|under|more|less)|at[ \t]++(?:most|least))\b)", re.IGNORECASE)
+_WORDS_BEFORE_BOX_RE = re.compile(
+    r"(?:^|[\s(])((?:negative|minus|not|never|over|under)[^\S\n]*+)(?:\$\$?|\\\(|\\\[)?[^\S\n]*+$", re.IGNORECASE)
+
+
+def box_words_reason(x: Any) -> str | None:
+    """R1.1/R4.1: words in prose right next to the final box that change its value (an operation, a
+    sign, a percent, a bound, a negation) are read with it: the code of that reading where it is
+    not correct, else ``None``."""
+    info = x.answer_info
+    a = x.answer
+    if info is None or getattr(info, "method", "") != "boxed" or not a or not info.boxes:
+        return None
+    after = _WORDS_AFTER_BOX_RE.match(getattr(info, "tail", "") or "")
+    content, start, end = info.boxes[-1]
+    text = x.response or ""
+    before = None
+    if 0 < start <= len(text) and text[end - 1 : end] == "}" and content in text[start:end]:
+        before = _WORDS_BEFORE_BOX_RE.search(text[max(0, start - 30) : start])
+    if after is None and before is None:
+        return None
+    said = f"{before.group(1).strip() + ' ' if before else ''}{a}{' ' + after.group(1) if after else ''}"
+    j = judge(x.question or "", x.ref or "", said)
+    if j.correct is False and j.reason.split(":", 1)[0] in _PLAIN_BLOCKS:
+        return j.reason
+    return None
 
 
 def _half_unit(digits: str, rounded: bool) -> float:
