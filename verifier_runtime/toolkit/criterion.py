@@ -1178,7 +1178,7 @@ _QUANTITY_GROUPS = ("area", "perimeter", "circumference", "radius", "diameter", 
                     "median", "mode", "sum|total", "product", "difference", "quotient", "remainder", "probability|chance",
                     "slope|gradient", "temperature", "pressure", "force", "energy", "power", "frequency", "wavelength",
                     "voltage", "current", "resistance", "age", "cost|price", "profit", "revenue", "discriminant",
-                    "determinant", "variance", "deviation")
+                    "determinant", "variance", "deviation", "intercept", "amplitude", "period")
 _QUANTITY_GROUP = {w: k for k, g in enumerate(_QUANTITY_GROUPS) for w in g.split("|")}
 
 
