@@ -349,7 +349,7 @@ def box_unit_reason(x: Any) -> str | None:
 # words in prose right after or before the box that make its value another one ("$\\boxed{55}$ squared",
 # "$\\boxed{55}$ percent", "$\\boxed{55}$ or fewer", "negative $\\boxed{55}$"); "or so" is an approximation
 _WORDS_AFTER_BOX_RE = re.compile(
-    r"^(?:\$|\\\))?[^\S\n]*+((?:percent|per[ \t]++cent|squared|cubed|factorial"
+    r"^(?:\$|\\\))?[^\S\n]*+((?:percent|per[ \t]++cent|squared|cubed|factorial|(?:tenth|hundredth|thousandth|millionth)s?"
     r"|(?:minus|plus|times|over)[ \t]++[\w.]++|divided[ \t]++by[ \t]++[\w.]++"
     r"|or[ \t]++(?:fewer|less|more|greater|higher|lower|above|below|over|under|bigger|smaller)"
     r"|and[ \t]++(?:up|above|over|below|under|more|less)|at[ \t]++(?:most|least))\b)", re.IGNORECASE)
@@ -593,7 +593,8 @@ _INEQ_CHARS_RE = re.compile(r"[<>\u2264\u2265\u2266\u2267\u2272\u2273\u226a\u226
 
 _DIMENSION_HINT_RE = re.compile(r"\d[^\n]{0,40}?(?:\\times|\u00d7|\*|x|\bby\b)")  # "3 cm by", "3 \\times"
 _LETTER_AFTER_RE = re.compile(r"^\s*+[A-Za-z]")
-_SCALE_AFTER_RE = re.compile(r"^\s*+(?:" + SCALE_WORD_PATTERN + r"|k|bn|mn)\b", re.IGNORECASE)
+_SCALE_AFTER_RE = re.compile(r"^\s*+(?:" + SCALE_WORD_PATTERN + r"|k|bn|mn"
+                             r"|(?:tenth|hundredth|thousandth|millionth)s?)\b", re.IGNORECASE)  # "56 hundredths" is 0.56
 
 
 def _scaled_reference_number(answer: str, ref: str) -> bool:
