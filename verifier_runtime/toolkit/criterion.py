@@ -131,7 +131,18 @@ def judge(question: str, reference: str, response: str) -> Judgment:
 def judge_triple(x: Any) -> Judgment:
     """Judge a :class:`~verifier_runtime.triple.Triple` (its cached views are reused)."""
     try:
-        return _judge(x)
+        j = _judge(x)
+        if j.correct:
+            c = x.commitment
+            unit = (box_unit_reason(x) or box_words_reason(x)) if c is not None and not c.several else None
+            if unit:
+                return Judgment(False, unit)  # "\\boxed{5} cm" for 5 m (R5.1)
+            plain = text_unwrapped(x.answer or "")
+            if plain is not None:  # "\\boxed{\\text{at least } 56}": its words read as in prose (R1.1, R4.1)
+                p = judge(x.question or "", x.ref or "", plain)
+                if p.correct is False and p.reason.split(":", 1)[0] in _PLAIN_BLOCKS:
+                    return p
+        return j
     except (ValueError, TypeError, AttributeError, ArithmeticError, RecursionError, IndexError, KeyError) as e:
         return Judgment(False, f"error:{type(e).__name__}")
 
@@ -220,6 +231,20 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
                 return j.reason
         if _echoed(x):
             return "invalid:echo"
+        if answer is None:
+            unit = box_unit_reason(x) or box_words_reason(x)
+            if unit:
+                return unit  # "\\boxed{5} cm" for 5 m, "\\boxed{55} squared" for 55 (R5.1, R4.1)
+        plain = text_unwrapped(a)
+        if plain is not None:
+            # "\\boxed{\\text{at least } 56}", "\\boxed{56\\text{ million}}": the words inside the
+            # math read as the same words in prose would (R1.1, R4.1): a bound, a scale, an operation
+            blocked = _pass_guard(x, plain)
+            if blocked:
+                return blocked
+            j = judge(x.question or "", ref, plain)
+            if j.correct is False and j.reason.split(":", 1)[0] in _PLAIN_BLOCKS:
+                return j.reason
         cues = x.cues
         if cues is not None and cues.form_requirements:
             value, _label = _unlabel(a, False, cues, x.question)
@@ -255,6 +280,104 @@ _RESTATED_QTY_RE = re.compile(
     r"|(?:or|i\.e\.,?|that\s+is|=)\s*+)?"
     r"(?P<bn>\d[\d,]*+(?:\.\d++)?+)\s*+(?P<bu>[A-Za-z\u00b0\u00b5\u03bc][A-Za-z/^\d\u00b2\u00b3-]{0,14}+(?:\s++per\s++[A-Za-z]{1,12})?)\s*+\)",
     re.IGNORECASE)
+
+
+# words written in a text macro inside math: "\\text{at least } 56", "56\\textrm{ thousand}"
+_TEXT_MACRO_RE = re.compile(r"\\(?:text|textrm|textnormal|textit|textbf|mathrm|mbox)\s*+\{([^{}$\\]{0,80}+)\}")
+_MACRO_WORD_RE = re.compile(r"[A-Za-z]{2,}+")
+_ORDINAL_RE = re.compile(r"^\s*+(?:st|nd|rd|th)\s*+$")  # "56^{\\text{th}}": an ordinal's suffix, no word
+_PLAIN_BLOCKS = frozenset({"differ", "hedge", "negation", "ambiguous"})
+
+
+def text_unwrapped(answer: str) -> str | None:
+    """``answer`` with its text macros replaced by their words, where one holds a word of two letters
+    or more and the answer is short ("\\text{at least } 56" reads "at least 56"); else ``None``."""
+    if not answer or "\\" not in answer or len(answer) > 200:
+        return None
+    found = False
+
+    def words(m: re.Match[str]) -> str:
+        nonlocal found
+        found = found or bool(_MACRO_WORD_RE.search(_ORDINAL_RE.sub("", m.group(1))))
+        return m.group(1)
+
+    plain = _TEXT_MACRO_RE.sub(words, answer)
+    if not found:
+        return None
+    q = parse_quantity(answer)
+    if q is not None and q.dimensionality != "dimensionless":
+        return None  # "0.118\\mathrm{nm}", "56\\text{ cm}": a quantity with its unit, read as one
+    plain = re.sub(r"\\[,;:! ]|~", " ", plain)
+    plain = re.sub(r"\s++", " ", plain).strip()
+    return plain if plain and "\\text" not in plain else None
+
+
+# a unit of measure written right after a box that holds a bare number: "\\boxed{5} cm", "$\\boxed{60}$ mph"
+_UNIT_AFTER_BOX_RE = re.compile(
+    r"^(?:\$|\\\))?[^\S\n]*+([A-Za-z\u00b0\u00b5\u03bc][A-Za-z\u00b0\u00b5\u03bc/^\d\u00b2\u00b3]{0,15}+"
+    r"(?:[ \t]++per[ \t]++[A-Za-z]{1,12}+)?)(?![\w\u00b0])")
+# English words that are also unit symbols ("in" inches, "a" years): never read as the box's unit
+_NOT_UNIT_WORDS = frozenset({"in", "at", "a", "an", "as", "is", "or", "and", "of", "to", "by", "it", "if", "on",
+                             "per", "be", "are", "so", "we", "the", "for", "from", "with", "was", "no", "not",
+                             "then", "which", "that", "this", "when", "where", "since", "because", "but"})
+
+
+def box_unit_reason(x: Any) -> str | None:
+    """R5.1: a unit written right after a box of a bare number is the box's unit ("\\boxed{5} cm" states
+    5 cm), where the reference has a unit or the question asks for one; the code when that quantity
+    does not equal the reference, else ``None``."""
+    info = x.answer_info
+    a = x.answer
+    if info is None or getattr(info, "method", "") != "boxed" or not a or not getattr(info, "tail", ""):
+        return None
+    m = _UNIT_AFTER_BOX_RE.match(info.tail)
+    if m is None or m.group(1).lower() in _NOT_UNIT_WORDS or parse_number(a) is None:
+        return None
+    ref = x.ref or ""
+    rq = parse_quantity(ref)
+    if not ((rq is not None and rq.dimensionality != "dimensionless") or (x.cues is not None and x.cues.unit)):
+        return None
+    q = parse_quantity(f"{a} {m.group(1)}")
+    if q is None or q.dimensionality == "dimensionless":
+        return None
+    j = compare_candidate(f"{a} {m.group(1)}", ref, x.cues, x)
+    if j is None:
+        return "differ:unit"
+    return None if j.correct else j.reason
+
+
+# words in prose right after or before the box that make its value another one ("$\\boxed{55}$ squared",
+# "$\\boxed{55}$ percent", "$\\boxed{55}$ or fewer", "negative $\\boxed{55}$"); "or so" is an approximation
+_WORDS_AFTER_BOX_RE = re.compile(
+    r"^(?:\$|\\\))?[^\S\n]*+((?:percent|per[ \t]++cent|squared|cubed|factorial|(?:tenth|hundredth|thousandth|millionth)s?"
+    r"|(?:minus|plus|times|over)[ \t]++[\w.]++|divided[ \t]++by[ \t]++[\w.]++"
+    r"|or[ \t]++(?:fewer|less|more|greater|higher|lower|above|below|over|under|bigger|smaller)"
+    r"|and[ \t]++(?:up|above|over|below|under|more|less)|at[ \t]++(?:most|least))\b)", re.IGNORECASE)
+_WORDS_BEFORE_BOX_RE = re.compile(
+    r"(?:^|[\s(])((?:negative|minus|not|never|over|under)[^\S\n]*+)(?:\$\$?|\\\(|\\\[)?[^\S\n]*+$", re.IGNORECASE)
+
+
+def box_words_reason(x: Any) -> str | None:
+    """R1.1/R4.1: words in prose right next to the final box that change its value (an operation, a
+    sign, a percent, a bound, a negation) are read with it: the code of that reading where it is
+    not correct, else ``None``."""
+    info = x.answer_info
+    a = x.answer
+    if info is None or getattr(info, "method", "") != "boxed" or not a or not info.boxes:
+        return None
+    after = _WORDS_AFTER_BOX_RE.match(getattr(info, "tail", "") or "")
+    content, start, end = info.boxes[-1]
+    text = x.response or ""
+    before = None
+    if 0 < start <= len(text) and text[end - 1 : end] == "}" and content in text[start:end]:
+        before = _WORDS_BEFORE_BOX_RE.search(text[max(0, start - 30) : start])
+    if after is None and before is None:
+        return None
+    said = f"{before.group(1).strip() + ' ' if before else ''}{a}{' ' + after.group(1) if after else ''}"
+    j = judge(x.question or "", x.ref or "", said)
+    if j.correct is False and j.reason.split(":", 1)[0] in _PLAIN_BLOCKS:
+        return j.reason
+    return None
 
 
 def _half_unit(digits: str, rounded: bool) -> float:
@@ -371,7 +494,10 @@ def _bound_for_one_value(answer: str, ref: str, question: str) -> bool:
 
 _FACTOR_SPLIT_RE = re.compile(r"\\times|\\cdot|[\u00d7\u00b7*]|\bby\b|(?<=\d)\s*+x\s*+(?=\d)")
 _FACTOR_RE = re.compile(r"^\s*+(\d{1,9})\s*+(?:\^\s*+\{?\s*+(\d{1,3})\s*+\}?)?\s*+$")
-_NUMBER_OPERATION_RE = re.compile(r"\d\}?\s*+\^\s*+\{?\s*+\d|\\sqrt|[<>\u2264\u2265]|\\[gl]eq?(?![A-Za-z])|\\[gl]t(?![A-Za-z])")
+_NUMBER_OPERATION_RE = re.compile(r"\d\}?\s*+\^\s*+\{?\s*+\d|\\sqrt|[<>\u2264\u2265]|\\[gl]eq?(?![A-Za-z])|\\[gl]t(?![A-Za-z])"
+                                  r"|\|\s*+[-+]\s*+\d|\\[lr]vert(?![A-Za-z])"  # "|-2|": the absolute value, 2
+                                  r"|\\(?:log|ln|lg|exp|sin|cos|tan|sec|csc|cot|arcsin|arccos|arctan|sinh|cosh|tanh"
+                                  r"|lfloor|lceil|[dt]?binom)(?![A-Za-z])|(?<![A-Za-z\\])e\s*+\^")  # "\\log_2 4" is 2
 # "5!" is a factorial where a box wrote it; "Answer: 42!" in prose is an exclamation
 _FACTORIAL_RE = re.compile(r"\d\}?\s*+!(?![=!])")
 _BARE_BANG_RE = re.compile(r"\d!\s*+$")  # a number then "!" ending an answer
@@ -467,7 +593,8 @@ _INEQ_CHARS_RE = re.compile(r"[<>\u2264\u2265\u2266\u2267\u2272\u2273\u226a\u226
 
 _DIMENSION_HINT_RE = re.compile(r"\d[^\n]{0,40}?(?:\\times|\u00d7|\*|x|\bby\b)")  # "3 cm by", "3 \\times"
 _LETTER_AFTER_RE = re.compile(r"^\s*+[A-Za-z]")
-_SCALE_AFTER_RE = re.compile(r"^\s*+(?:" + SCALE_WORD_PATTERN + r"|k|bn|mn)\b", re.IGNORECASE)
+_SCALE_AFTER_RE = re.compile(r"^\s*+(?:" + SCALE_WORD_PATTERN + r"|k|bn|mn"
+                             r"|(?:tenth|hundredth|thousandth|millionth)s?)\b", re.IGNORECASE)  # "56 hundredths" is 0.56
 
 
 def _scaled_reference_number(answer: str, ref: str) -> bool:
@@ -1052,7 +1179,7 @@ _QUANTITY_GROUPS = ("area", "perimeter", "circumference", "radius", "diameter", 
                     "median", "mode", "sum|total", "product", "difference", "quotient", "remainder", "probability|chance",
                     "slope|gradient", "temperature", "pressure", "force", "energy", "power", "frequency", "wavelength",
                     "voltage", "current", "resistance", "age", "cost|price", "profit", "revenue", "discriminant",
-                    "determinant", "variance", "deviation")
+                    "determinant", "variance", "deviation", "intercept", "amplitude", "period")
 _QUANTITY_GROUP = {w: k for k, g in enumerate(_QUANTITY_GROUPS) for w in g.split("|")}
 
 

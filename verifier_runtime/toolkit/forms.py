@@ -302,10 +302,10 @@ def _violations(answer: str, cues: Cues, reference: str | None, unit: str | None
     if cues.simplest_form and not in_lowest_terms(answer):
         out.append("form:not_lowest_terms")
     elif (cues.simplest_form and not cues.fraction and not cues.decimal and mag is not None
-          and mag.kind in ("decimal", "scientific") and mag.value.denominator != 1 and reference):
+          and mag.kind in ("decimal", "scientific", "percent", "repeating") and mag.value.denominator != 1 and reference):
         ref_n = _number(_reference_value(reference))
         if ref_n is not None and ref_n.kind == "fraction":
-            out.append("form:fraction_required")  # lowest terms of a fraction asks for the fraction: 0.75 is none
+            out.append("form:fraction_required")  # lowest terms of a fraction asks for the fraction: 0.75, 75% are none
     if cues.decimal_places is not None:
         if mag is None:
             if _tree(answer) is not None and not _tree_is_integer(answer):
