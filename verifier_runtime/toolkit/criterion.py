@@ -183,6 +183,8 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
             return "negation:only_negated"  # (the whole answer: a module may pass the matched part alone)
         if parse_bool(ref) is not None and both_booleans(x.answer or a):
             return "hedge:alternatives"  # "False, True": both answers of a true-or-false question (R6.3)
+        if _both_truth_words(x.answer or a, ref):
+            return "ambiguous:both_booleans"  # "It would be false to say so, so True." (R6.3)
         if _second_of_two_names(x.answer or a, ref, x.question or ""):
             return "ambiguous:two_names"  # "Norfolk, Virginia" for Virginia: two peers, or a place and its region
         bare = _TAG_RE.sub(" ", a) if "<" in a else a  # "<answer>42</answer>": tags, no relation
@@ -393,6 +395,19 @@ _REJECTION_GOES_ON_RE = re.compile(r"[,;]|[.!?]\s*+\S|\b(?:but|so|thus|hence|the
 _ASKS_FOR_WRONG_RE = re.compile(r"\b(?:incorrect|wrong|false|not|except|untrue|least)\b|n't\b", re.IGNORECASE)
 
 
+_TRUTH_WORD_RE = re.compile(r"\b(?:(?P<t>true)|false)\b", re.IGNORECASE)
+
+
+def _both_truth_words(answer: str, ref: str) -> bool:
+    """R6.3: a true-or-false reference, and an answer longer than its one word that writes both "true"
+    and "false" ("True that it is false.", "It is false that 7 is odd, so True."): which one it commits
+    to is a reading of the sentence, not of the word a module found."""
+    if len(answer) > 400 or normalize_text(ref) not in ("true", "false"):
+        return False
+    said = {m.group("t") is not None for m in _TRUTH_WORD_RE.finditer(answer)}
+    return len(said) == 2
+
+
 def _rejects_option(answer: str, x: Any) -> bool:
     """R2.5: "Option B is incorrect." rejects B where the question has options, unless it asks for
     the wrong one (the cheap test first: the options are parsed only for such an answer)."""
@@ -543,6 +558,25 @@ def _names_as_sentences(answer: str, ref: str) -> bool:
     return normalize_text(ref) in keys and len(keys) > 1
 
 
+_OPENING_WORDS = frozenset("hmm well ok okay easy simple wait so thus hence answer sure great good alright fine".split())
+
+
+def _name_then_remark(answer: str, ref: str) -> bool:
+    """R6.4: a short answer whose first sentence is a bare capitalised name other than the reference, and
+    whose later sentence mentions the reference ("Gallium. Mercury is too toxic."): the answer is the
+    name; the reference is only what the remark is about."""
+    if len(answer) > 100:
+        return False
+    parts = [p.strip() for p in answer.strip().split(". ")]
+    first = parts[0].rstrip(".!")
+    if len(parts) < 2 or not _NAME_SENTENCE_RE.match(first) or contains_answer(first, ref):
+        return False
+    low = first.lower()
+    if low in _REMARK_WORDS or low in NOT_NOUN_WORDS or low in _OPENING_WORDS or low.endswith("ly"):
+        return False
+    return any(contains_answer(p, ref) for p in parts[1:])
+
+
 # R4.1: words after the reference's number that make it another quantity than the one asked: a difference
 # ("2000 more people than the village"), a rate ("2000 people per square mile"), a time before or after
 # ("2000 years ago" for a year), a decade ("the 2000s"); "2000+" and a time bound ("before 2000",
@@ -564,9 +598,12 @@ _OFFSET_AFTER_RE = re.compile(r"^\s*+(?:years?|months?|weeks?|days?|decades?|cen
                               r"(?:ago|later|earlier|before|after|prior|from\s++now|since|hence)\b", re.IGNORECASE)
 _OFFSET_ASKED_RE = re.compile(r"\bago\b|\bhow\s++(?:many|long)\b|\blater\b|\bearlier\b|\bafter\b|\bbefore\b|\belapsed\b",
                               re.IGNORECASE)
+# a count of groups, not of the things asked: "8 pairs", "4 sets of" ("12 dozen" is a scale: differ:scale)
+_GROUP_AFTER_RE = re.compile(r"^\s*+(?P<g>pairs?|couples?|trios?|quartets?|(?:sets?|groups?|packs?|boxes|box|batch(?:es)?)"
+                             r"\s++of)\b", re.IGNORECASE)
 _DECADE_AFTER_RE = re.compile(r"^(?:['\u2019]?s)\b")
 _PLUS_AFTER_RE = re.compile(r"^\+(?!\s*+[\d(\\$]|\s*+[a-zA-Z](?![a-zA-Z]))")  # ("2000 + x" is a sum)
-_TIME_BOUND_BEFORE_RE = re.compile(r"\b(?:before|after|since|until|till|prior\s++to|no\s++later\s++than|no\s++earlier\s++than"
+_TIME_BOUND_BEFORE_RE = re.compile(r"\b(?:before|after|since|until|till|by|prior\s++to|no\s++later\s++than|no\s++earlier\s++than"
                                    r"|as\s++(?:early|late)\s++as|by\s++the\s++(?:end|start)\s++of)\s++(?:the\s++year\s++)?$",
                                    re.IGNORECASE)
 
@@ -599,6 +636,9 @@ def _qualified_number(answer: str, ref: str, question: str) -> str | None:
         return "differ:rate"
     if _OFFSET_AFTER_RE.match(after) and not _OFFSET_ASKED_RE.search(q):
         return "differ:time_offset"
+    g = _GROUP_AFTER_RE.match(after)
+    if g and not re.search(r"\b" + g.group("g")[:4], q, re.IGNORECASE):
+        return "differ:group_count"  # "8 pairs" for 8 legs: a count of pairs, 16 legs
     lead = answer[max(0, last.start() - 60): last.start()]
     if _YEAR_RE.match(last.group().rstrip(",")) and _TIME_BOUND_BEFORE_RE.search(lead[-40:]) \
             and not _NOT_UNTIL_LEAD_RE.search(lead) and not re.search(
@@ -866,6 +906,8 @@ def reference_stated(x: Any, phrase: str, answer: str | None = None) -> bool:
         return False
     if ". " in a and _names_as_sentences(a, phrase) and not (x.cues is not None and x.cues.several):
         return False  # "Jupiter. Saturn.": a second name in a sentence of its own
+    if ". " in a and _name_then_remark(a, phrase):
+        return False  # "Gallium. Mercury is too toxic.": the name first, the phrase in a remark after it
     if name_extended(a, phrase):
         return False
     if date_conflicts(a, x.ref or ""):
@@ -881,6 +923,10 @@ _NAME_WORD_RE = re.compile(r"^(?:[A-Z][\w'’-]*|[A-Z]\.)$")
 _AFTER_NAME_RE = re.compile(r"^(?:\s(?P<w>[A-Z][\w'’-]*)|,\s*(?P<abbr>[A-Z]\.(?:[A-Z]\.?)+))")
 
 
+_HYPHEN_AFTER_RE = re.compile(r"^-[A-Za-z]")
+_HYPHEN_BEFORE_RE = re.compile(r"[A-Za-z]-$")
+
+
 def name_extended(answer: str, phrase: str) -> bool:
     """R6.4: the phrase is part of a longer name in the answer, so the answer may name another
     thing: "Booker T. Washington" or "Washington, D.C." beside ``Washington``, "New Canberra"
@@ -890,6 +936,8 @@ def name_extended(answer: str, phrase: str) -> bool:
     if span is None:
         return False
     before, after = answer[: span[0]], answer[span[1]:]
+    if (_HYPHEN_AFTER_RE.match(after) and phrase[-1:].isalpha()) or (_HYPHEN_BEFORE_RE.search(before) and phrase[:1].isalpha()):
+        return True  # "Canberra-Queanbeyan", "Austria-Hungary", "non-Euclidean": a compound of the word, another thing
     if before.endswith(" "):
         words = before.split()
         w = words[-1] if words else ""
@@ -2035,10 +2083,23 @@ def _letter_text_disagree(answer: str, options: dict[str, str], cues: Cues | Non
     """The answer writes an option's letter and then another option's text ("(C) <the text of E>",
     "Option B, i.e. <the text of C>")."""
     lt = letter_and_text(answer)
-    if lt is None or lt[0] not in options:
+    if lt is None:
+        m = _TEXT_THEN_LETTER_RE.match(answer.strip()) if len(answer) <= 200 else None
+        if m is None:
+            return False
+        text = m.group("text").strip()
+        k = max(text.rfind(" is "), text.rfind(": "))  # "The answer is Jupiter (B)": the text after the verb
+        lt = ((m.group("l1") or m.group("l2")).upper(), text[k + 3:].strip() if k >= 0 else text)
+    if lt[0] not in options or not lt[1]:
         return False
     other = parse_choice(lt[1], options) or _option_by_value(lt[1], options, cues) or _option_as_written(lt[1], options)
     return other is not None and other != lt[0]
+
+
+# an option's text, then a letter: "Jupiter (B)", "Jupiter, option B" (R6.2: both must name one option; a
+# parenthesis right after a word is its argument: "O(D)")
+_TEXT_THEN_LETTER_RE = re.compile(r"^(?P<text>[^()\n]{1,120}?)(?:[ \t]++\([ \t]*+(?:(?i:option|choice)[ \t]++)?(?P<l1>[A-J])[ \t]*+\)"
+                                  r"|,[ \t]*+(?i:option|choice)[ \t]++(?P<l2>[A-J]))[ \t]*+[.!]?$")
 
 
 def _choice(answer: str, ref: str, options: dict[str, str], cues: Cues | None) -> Judgment | None:
@@ -4022,7 +4083,8 @@ _SUPERSEDED_RE = re.compile(
     r"|\b(?:my|our)\s++(?:first|initial|original|earlier)\s++(?:guess|answer|thought|estimate)\b",
     re.IGNORECASE,
 )
-_CONTRAST_RE = re.compile(r"\b(?:but|however|whereas|although|though)\b[^.]{0,300}?\b(?:in\s+fact|actually|really|was|is)\b",
+_CONTRAST_RE = re.compile(r"\b(?:but|however|whereas|although|though)\b[^.]{0,300}?\b(?:in\s+fact|actually|really|was|is"
+                          r"|it['\u2019]s)\b",
                           re.IGNORECASE)
 
 
@@ -4059,7 +4121,9 @@ def _find_ignoring_case(text: str, needle: str) -> tuple[int, int] | None:
     return None if m is None else m.span()
 
 
-_ASIDE_NOT_RE = re.compile(r"\s*+(?:\(\s*+not\s++[^()\n]{1,30}\)|[,;\u2014\u2013-]\s*+not\s++[^,.;()\n]{1,30})", re.IGNORECASE)
+_ASIDE_NOT_RE = re.compile(r"\s*+(?:\(\s*+not\s++[^()\n]{1,30}\)|[,;\u2014\u2013-]\s*+not\s++[^,.;()\n]{1,30}"
+                           r"|,?\s*+(?:rather\s++than|instead\s++of|as\s++opposed\s++to|in\s++(?:place|lieu)\s++of)\s++[^,.;()\n]{1,30})",
+                           re.IGNORECASE)  # ("Canberra rather than Sydney": another set aside after the answer)
 
 
 def _committed_near(text: str, alias: str, question: str = "") -> bool:
@@ -4078,7 +4142,9 @@ def _committed_near(text: str, alias: str, question: str = "") -> bool:
         after = after[aside.end():]  # "42 (not 43)": another value excluded beside the answer
     words = before.split()[-_WINDOW_BEFORE:]
     for k in range(len(words) - 1, -1, -1):
-        if words[k].lower().strip(",;:") in _TURN_WORDS:  # "Many think Raphael, but it was Leonardo"
+        if words[k].lower().strip(",;:") in _TURN_WORDS and not (
+                k + 1 < len(words) and words[k + 1].lower() == "of"):  # "Many think Raphael, but it was Leonardo"
+            # ("Sydney instead of Canberra" sets the phrase aside: no turn to it)
             words = words[k + 1:]
             break
         if k and words[k] in _OWN_VIEW_WORDS and words[k - 1][-1:] in ".;!":  # "Some say 6. I say 5."
@@ -4091,7 +4157,7 @@ def _committed_near(text: str, alias: str, question: str = "") -> bool:
     window = " ".join(words + after.split()[:_WINDOW_AFTER])
     if _NOT_COMMITTED_RE.search(window) or _REPORTED_RE.search(lead) or _SUPERSEDED_RE.search(lead):
         return False
-    if _mentioned_only(before, after, question):
+    if _mentioned_only(before, after, question) or _described_by_other(before, after, alias, question):
         return False
     # "..., but it was in fact Petra": a contrast after the mention moves the answer elsewhere
     return not _CONTRAST_RE.search(" ".join(after.split()[:12]))
@@ -4104,12 +4170,18 @@ def _committed_near(text: str, alias: str, question: str = "") -> bool:
 # B is false", which answers "Which statement is false?")
 _EXCLUDED_BEFORE_RE = re.compile(
     r"(?:\b(?:any|every|no|some)(?:one|body|thing)\s++but|\ball\s++but|\bexcept(?:\s++for)?|\bexcluding|\bother\s++than"
-    r"|\bwith\s++the\s++exception\s++of|\bsave\s++for|\bapart\s++from|\baside\s++from)\s*+[\"'\u201c]?$", re.IGNORECASE)
+    r"|\bwith\s++the\s++exception\s++of|\bsave\s++for|\bapart\s++from|\baside\s++from"
+    r"|\bas\s++opposed\s++to|\bin\s++(?:place|lieu)\s++of|\bin\s++preference\s++to|\bunlike|\b(?:similar|akin|analogous)\s++to"
+    r"|\bcompared\s++(?:to|with)|\bconfused\s++with|\bmistaken\s++for"
+    r"|\balongside|\balong\s++with|\btogether\s++with|\bas\s++well\s++as|\bin\s++addition\s++to)\s*+(?:the\s++)?[\"'\u201c]?$",
+    re.IGNORECASE)
 _RELATION_NOUNS = (r"contemporary|contemporaries|son|daughter|wife|husband|widow|brother|sister|father|mother|parent|child"
                    r"|grandson|granddaughter|nephew|niece|cousin|uncle|aunt|student|pupil|teacher|tutor|mentor|rival|friend"
                    r"|successor|predecessor|colleague|assistant|apprentice|disciple|follower|imitator|descendant|ancestor"
-                   r"|biographer|critic|opponent|partner|protégé|protege")
-_RELATED_TERM_BEFORE_RE = re.compile(r"\b(?:an?|the|his|her|their)\s++(?:[a-z]+\s++)?(?:" + _RELATION_NOUNS + r")\s++of\s*+$",
+                   r"|biographer|critic|opponent|partner|protégé|protege"
+                   r"|tributary|tributaries|distributary|moon|moons|satellite|suburb|suburbs|neighbou?r|colony|ally"
+                   r"|subsidiary|alloy|ore|rival\s+city")
+_RELATED_TERM_BEFORE_RE = re.compile(r"\b(?:an?|the|his|her|their)\s++(?:[a-z]+\s++)?(?:" + _RELATION_NOUNS + r")\s++of(?:\s++the)?\s*+$",
                                      re.IGNORECASE)
 _RELATION_ASKED_RE = re.compile(r"\b(?:" + _RELATION_NOUNS + r")s?\b", re.IGNORECASE)
 _POSSESSIVE_AFTER_RE = re.compile(r"^['\u2019]s\s++(?P<w>[a-z]++)\b")
@@ -4122,6 +4194,63 @@ _CALLED_WRONG_RE = re.compile(
     r"|misconception|myth|trap|distractor|mistake)\b", re.IGNORECASE)
 
 
+_THAN_BEFORE_RE = re.compile(r"\bthan\s++(?:the\s++)?[\"'\u201c]?$", re.IGNORECASE)
+_THAN_RE = re.compile(r"\bthan\b", re.IGNORECASE)
+# a kind of thing named before the phrase, which the question does not ask for ("the planet Mercury", "the film Titanic")
+_KIND_BEFORE_RE = re.compile(
+    r"(?:^|\b(?:the|a|an)\s++)(?P<k>planet|god|goddess|band|film|movie|song|album|novel|book|ship|car|brand|company"
+    r"|team|club|horse|magazine|newspaper|restaurant|hotel|racehorse"
+    r"|play|opera|painting|poem|tv\s++series|series|show|game|video\s++game|cartoon|comic|robot)\s++$",
+    re.IGNORECASE)
+# R6.4: a short answer that opens with another name, then describes it: "K2, which is second only to Everest",
+# "Francis Bacon (often confused with Shakespeare)", "John Adams, vice president under George Washington"
+_HEAD_NAME_RE = re.compile(r"^\s*+(?P<head>" + NAME_PATTERN + r")[ \t]*+(?P<sep>,|\(|[\u2014\u2013]|(?<=[ \t])-[ \t])(?P<rest>[^()]*+)$")
+# words between the head and the phrase that name the head again or correct it ("Bombay, now Mumbai",
+# "Sagarmatha (also known as Everest)", "Sydney, no wait, Canberra"), or place it in a region ("Paris, in France")
+_RENAMING_RE = re.compile(
+    r"^\s*+(?:(?:also\s++|better\s++|commonly\s++)?(?:known|called|named)(?:\s++as)?|a\.?k\.?a\.?|i\.e\.?,?|that\s++is,?|namely"
+    r"|now(?:\s++called)?|today|formerly|or|in\s++english|(?:(?:which|that)\s++is\s++|located\s++|situated\s++)?in(?:\s++the)?)\s*+$"
+    r"|\b(?:no|not|nope|wait|actually|sorry|mean|meant|rather|correction|oops|scratch|instead|answer|correct|right"
+    r"|definitely|really)\b",
+    re.IGNORECASE)
+# capitalised words that open a reply without naming anything ("Well, Canberra", "Definitely, Canberra")
+_LEAD_WORDS = frozenset("well hmm ok okay sure so yes no yep nope true false correct right indeed hence thus therefore "
+                        "answer result solution final ah oh alright overall ultimately finally obviously of however "
+                        "also according after before here there now then".split())
+
+
+def _described_by_other(before: str, after: str, alias: str, question: str) -> bool:
+    """R6.4: the phrase sits in a description of another name the answer opens with: a comma, a dash or
+    a parenthesis after the head, then words that describe it ("Saturn, the planet after Jupiter",
+    "Mumbai, formerly the capital before Delhi"), or a parenthesis that says more than the phrase ("K2
+    (Everest is higher)"). A head the question or the phrase holds, a lead word ("Well, ..."), a
+    renaming ("Bombay, now Mumbai", "Peking (Beijing)"), a correction ("Sydney, no, Canberra") or a
+    region ("Paris, in France") leave the phrase the answer."""
+    if len(before) > 120 or not before.strip() or len(before.split()) > 10:
+        return False
+    m = _HEAD_NAME_RE.match(before)
+    if m is None or any(ch in m.group("rest") for ch in ",;:"):
+        return False  # ("Eden Gardens, the largest ground, is in Kolkata": the head is the subject of a clause)
+    head = normalize_text(m.group("head"))
+    words = head.split()
+    q = set(normalize_text(question).split())
+    if (not words or words[0] in _LEAD_WORDS or words[0] in _NOT_NAME_WORDS or words[0].endswith("ly")
+            or all(w in q for w in words)):
+        return False
+    na = normalize_text(alias)
+    if na in head or head in na:
+        return False
+    rest = m.group("rest")
+    if _RENAMING_RE.search(rest):
+        return False
+    if rest.strip():
+        return True
+    tail = after.lstrip()
+    # nothing between: an apposition of two names ("Sagarmatha, Everest", "Peking (Beijing)") unless the
+    # phrase opens a statement of its own ("K2 (Everest is higher)")
+    return bool(tail) and tail[0] not in ").,;!?" and not (m.group("sep") == "," and tail[0] == ",")
+
+
 def _mentioned_only(before: str, after: str, question: str = "") -> bool:
     """R6.4: the phrase is excluded, a relation's other term, second in a ranking, or called wrong:
     named, but not as the answer (:data:`_EXCLUDED_BEFORE_RE` and the patterns after it). Where the
@@ -4131,6 +4260,11 @@ def _mentioned_only(before: str, after: str, question: str = "") -> bool:
     tail = before[-60:]
     if _EXCLUDED_BEFORE_RE.search(tail) or _RANKED_AFTER_RE.search(tail):
         return True
+    if _THAN_BEFORE_RE.search(tail) and not _THAN_RE.search(question):
+        return True  # "Saturn is larger than Jupiter": the other term of a comparison
+    kind = _KIND_BEFORE_RE.search(tail)
+    if kind and not re.search(r"\b" + kind.group("k")[:4], question, re.IGNORECASE):
+        return True  # "The planet Mercury" where an element is asked: the word in another sense
     if _RELATION_ASKED_RE.search(question):
         return _CALLED_WRONG_RE.match(after.lstrip()) is not None  # (a relation asked: either term may answer)
     if _RELATED_TERM_BEFORE_RE.search(tail):
@@ -4138,7 +4272,14 @@ def _mentioned_only(before: str, after: str, question: str = "") -> bool:
     m = _POSSESSIVE_AFTER_RE.match(after)
     if m and m.group("w").lower() not in _CONTRACTION_WORDS and m.group("w").lower() not in question.lower():
         return True
-    return _CALLED_WRONG_RE.match(after.lstrip()) is not None
+    return _CALLED_WRONG_RE.match(after.lstrip()) is not None or _GIVEN_UP_AFTER_RE.match(after) is not None
+
+
+# after the phrase: a guess given up ("X was my first guess", "X? Wrong: Y")
+_GIVEN_UP_AFTER_RE = re.compile(
+    r"^[\"'\u201d]?\s*+(?:(?:is|was)\s++(?:just\s++|only\s++)?(?:my|our)\s++(?:first|initial|original|earlier)\s++"
+    r"(?:guess|answer|thought|instinct|idea|choice)\b|\?\s*+(?:no|nope|wrong|incorrect|not\s++quite)\b)",
+    re.IGNORECASE)
 
 
 # a negation that "until" right before the phrase turns into a starting time ("not ... until 1932")
