@@ -558,6 +558,28 @@ def _names_as_sentences(answer: str, ref: str) -> bool:
     return normalize_text(ref) in keys and len(keys) > 1
 
 
+# a clause that states what the question asks as a value: "the capital is Melbourne" (R6.4)
+_ASKED_IS_RE = re.compile(r"(?:^|[;.:!?]\s*+|,\s*+(?:but|and|so)\s++|\b(?:but|so)\s++)(?:the|its)\s++(?:[a-z]++\s++){0,2}?"
+                          r"(?P<n>[a-z]{3,})\s++(?:is|was)\s++(?!not\b|never\b)(?P<v>[^;.,!?\n]{1,60})", re.IGNORECASE)
+_NOT_ASKED_NOUNS = frozenset("one thing question reason point fact case problem word way same".split())
+
+
+def _asked_thing_is_other(answer: str, ref: str, question: str) -> bool:
+    """R6.4: a short answer that has a clause stating the thing the question asks (its noun is a word of
+    the question, or "answer") as a value without the reference: "The capital is Sydney; Canberra is the
+    largest city.", "Canberra was planned; the capital is Melbourne." The answer is that other value."""
+    if len(answer) > 200 or not question:
+        return False
+    q = set(normalize_text(question).split())
+    for m in _ASKED_IS_RE.finditer(answer):
+        n = m.group("n").lower()
+        if n in _NOT_ASKED_NOUNS or (n not in q and n != "answer"):
+            continue
+        if not contains_answer(m.group("v"), ref):
+            return True
+    return False
+
+
 _OPENING_WORDS = frozenset("hmm well ok okay easy simple wait so thus hence answer sure great good alright fine".split())
 
 
@@ -802,17 +824,22 @@ _TWO_NAMES_RE = re.compile(r"^(?P<a>" + NAME_PATTERN + r")[ \t]*+(?P<sep>[,;])[ 
                            + r")[ \t]*+[.!]?$")
 
 
+_NAME_IN_NAME_RE = re.compile(r"^(?P<a>" + NAME_PATTERN + r")[ \t]++in[ \t]++(?:the[ \t]++)?(?P<b>" + NAME_PATTERN + r")[ \t]*+[.!]?$")
+
+
 def _second_of_two_names(answer: str, ref: str, question: str) -> bool:
     """R2.3: the answer is two capitalised names joined by a comma, the question asks for a place,
     and the reference is the second name alone: "Norfolk, Virginia" for Virginia names a place and
     its region, or two peers; only a judge can tell them apart, so no module passes it (a reference
     that is the first name, "Paris, France" for Paris, is the usual apposition and stays; where no
     place is asked, two names are a list: ``_two_peer_names``)."""
-    if "," not in answer or len(answer) > 80 or not _PLACE_ASKED_RE.search(question):
+    if len(answer) > 80 or not _PLACE_ASKED_RE.search(question):
         return False
-    m = _TWO_NAMES_RE.match(answer.strip())
+    m = _TWO_NAMES_RE.match(answer.strip()) if "," in answer else None
     if m is None or m.group("sep") != ",":
-        return False
+        m = _NAME_IN_NAME_RE.match(answer.strip())  # "Belconnen in Canberra": a place and its region the same way
+        if m is None:
+            return False
     r = normalize_text(ref)
     first, second = normalize_text(m.group("a")), normalize_text(m.group("b").rstrip(".!"))
     return bool(r) and second == r and first not in r
@@ -908,6 +935,8 @@ def reference_stated(x: Any, phrase: str, answer: str | None = None) -> bool:
         return False  # "Jupiter. Saturn.": a second name in a sentence of its own
     if ". " in a and _name_then_remark(a, phrase):
         return False  # "Gallium. Mercury is too toxic.": the name first, the phrase in a remark after it
+    if phrase[:1].isalpha() and _asked_thing_is_other(a, phrase, x.question or ""):
+        return False  # "Canberra was planned; the capital is Melbourne.": the asked thing stated as another
     if name_extended(a, phrase):
         return False
     if date_conflicts(a, x.ref or ""):
@@ -2083,6 +2112,10 @@ def _letter_text_disagree(answer: str, options: dict[str, str], cues: Cues | Non
     """The answer writes an option's letter and then another option's text ("(C) <the text of E>",
     "Option B, i.e. <the text of C>")."""
     lt = letter_and_text(answer)
+    if lt is None and len(answer) <= 200:
+        m = _NAMED_LETTER_TEXT_RE.match(answer.strip())  # "Option B: Jupiter"
+        if m is not None:
+            lt = (m.group(1).upper(), m.group(2).strip())
     if lt is None:
         m = _TEXT_THEN_LETTER_RE.match(answer.strip()) if len(answer) <= 200 else None
         if m is None:
@@ -2096,6 +2129,7 @@ def _letter_text_disagree(answer: str, options: dict[str, str], cues: Cues | Non
     return other is not None and other != lt[0]
 
 
+_NAMED_LETTER_TEXT_RE = re.compile(r"^(?i:option|choice)[ \t]++([A-J])[ \t]*+(?:[.:)\u2014\u2013]|[ \t]-)[ \t]*+(\S[^\n]*)$")
 # an option's text, then a letter: "Jupiter (B)", "Jupiter, option B" (R6.2: both must name one option; a
 # parenthesis right after a word is its argument: "O(D)")
 _TEXT_THEN_LETTER_RE = re.compile(r"^(?P<text>[^()\n]{1,120}?)(?:[ \t]++\([ \t]*+(?:(?i:option|choice)[ \t]++)?(?P<l1>[A-J])[ \t]*+\)"
@@ -4064,7 +4098,8 @@ def _case_carrying(s: str) -> bool:
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])|\n+")
 _NOT_COMMITTED_RE = re.compile(
     r"\b(?:not|no(?!\.?\s*\d)|never|unlikely|less\s+likely|rule[sd]?\s+out|ruled\s+out|excluded?|rather\s+than|instead\s+of|versus|vs|"
-    r"differentials?|maybe|might|possibly|perhaps|could\s+be|or|either|neither|nor|isn'?t|wasn'?t|aren'?t|cannot)\b"
+    r"differentials?|maybe|might|possibly|perhaps|could\s+be|or|either|neither|nor|isn'?t|wasn'?t|aren'?t|cannot"
+    r"|allegedly|supposedly|reportedly|purportedly)\b"
     r"|(?<=\w)n['\u2019]t\b",  # "Jane Austen didn’t write it", "doesn't", "won't": any verb negated
     re.IGNORECASE,
 )
@@ -4159,6 +4194,11 @@ def _committed_near(text: str, alias: str, question: str = "") -> bool:
         return False
     if _mentioned_only(before, after, question) or _described_by_other(before, after, alias, question):
         return False
+    near = (_PLACE_RELATION_BEFORE_RE.search(before[-40:])
+            if alias[:1].isalpha() and not any(ch.isdigit() for ch in alias) and not _NOT_UNTIL_LEAD_RE.search(before)
+            else None)  # ("wasn't open until May 1958": a start in time, R2.5; a date is bounded elsewhere, R2.1)
+    if near and not re.search(r"\b" + re.escape(near.group("w").split()[0]), question, re.IGNORECASE):
+        return False  # "North of Canberra", "Melbourne until Canberra was built": a place beside it, a time clause
     # "..., but it was in fact Petra": a contrast after the mention moves the answer elsewhere
     return not _CONTRAST_RE.search(" ".join(after.split()[:12]))
 
@@ -4196,6 +4236,13 @@ _CALLED_WRONG_RE = re.compile(
 
 _THAN_BEFORE_RE = re.compile(r"\bthan\s++(?:the\s++)?[\"'\u201c]?$", re.IGNORECASE)
 _THAN_RE = re.compile(r"\bthan\b", re.IGNORECASE)
+# R6.4: a place beside the phrase or a time clause about it, not the phrase: "north of Canberra", "near Canberra",
+# "outside Canberra", "Melbourne until Canberra was built" (a word the question holds leaves it: "Which city is
+# north of ...?")
+_PLACE_RELATION_BEFORE_RE = re.compile(
+    r"\b(?P<w>(?:north|south|east|west|north-?east|north-?west|south-?east|south-?west)(?:ern)?\s++of|near|nearby|outside"
+    r"(?:\s++of)?|beyond|close\s++to|next\s++to|across\s++from|opposite|until|till|unless|whereas)\s++(?:the\s++)?$",
+    re.IGNORECASE)
 # a kind of thing named before the phrase, which the question does not ask for ("the planet Mercury", "the film Titanic")
 _KIND_BEFORE_RE = re.compile(
     r"(?:^|\b(?:the|a|an)\s++)(?P<k>planet|god|goddess|band|film|movie|song|album|novel|book|ship|car|brand|company"
@@ -4278,7 +4325,9 @@ def _mentioned_only(before: str, after: str, question: str = "") -> bool:
 # after the phrase: a guess given up ("X was my first guess", "X? Wrong: Y")
 _GIVEN_UP_AFTER_RE = re.compile(
     r"^[\"'\u201d]?\s*+(?:(?:is|was)\s++(?:just\s++|only\s++)?(?:my|our)\s++(?:first|initial|original|earlier)\s++"
-    r"(?:guess|answer|thought|instinct|idea|choice)\b|\?\s*+(?:no|nope|wrong|incorrect|not\s++quite)\b)",
+    r"(?:guess|answer|thought|instinct|idea|choice)\b|\?\s*+(?:no|nope|wrong|incorrect|not\s++quite)\b"
+    r"|\?\s*+(?!(?i:yes|yep|correct|right|exactly|indeed|definitely|absolutely|certainly|sure|that|it|this|final)\b)"
+    r"(?-i:[A-Z])[\w'\u2019-]*+\s*+[?.!])",  # ("Canberra? Sydney? Sydney.": another candidate asked after it)
     re.IGNORECASE)
 
 
