@@ -620,6 +620,16 @@ _OFFSET_AFTER_RE = re.compile(r"^\s*+(?:years?|months?|weeks?|days?|decades?|cen
                               r"(?:ago|later|earlier|before|after|prior|from\s++now|since|hence)\b", re.IGNORECASE)
 _OFFSET_ASKED_RE = re.compile(r"\bago\b|\bhow\s++(?:many|long)\b|\blater\b|\bearlier\b|\bafter\b|\bbefore\b|\belapsed\b",
                               re.IGNORECASE)
+_PERCENT_AFTER_RE = re.compile(r"^\s*+(?:%|\\%|percent\b|per\s*+cent\b|pct\b)", re.IGNORECASE)
+_PERCENT_ASKED_RE = re.compile(r"%|percent|per\s*+cent|proportion|share|fraction|rate|ratio|probability|chance|likelihood",
+                               re.IGNORECASE)
+_TURNING_LEAD_RE = re.compile(r"\b(?:before|until|till|shy\s++of)\s++(?:turning|reaching|(?:he|she|they|it)\s++turned)\s*+$",
+                              re.IGNORECASE)
+# a condition or a past state in the number's own clause: "If Mars had 2 moons", "Mars used to have 2 moons"
+_CONDITION_LEAD_RE = re.compile(r"(?:^|[,;.:!?]\s)(?:[^,;.:!?]*?\s)?(?:if|unless|suppose|supposing|used\s++to)\s[^,;.:!?]*$",
+                                re.IGNORECASE)
+_CONDITION_ASKED_RE = re.compile(r"\b(?:if|unless|suppose|supposing|assuming|used\s++to|originally|formerly|would|were)\b",
+                                 re.IGNORECASE)
 # a count of groups, not of the things asked: "8 pairs", "4 sets of" ("12 dozen" is a scale: differ:scale)
 _GROUP_AFTER_RE = re.compile(r"^\s*+(?P<g>pairs?|couples?|trios?|quartets?|(?:sets?|groups?|packs?|boxes|box|batch(?:es)?)"
                              r"\s++of)\b", re.IGNORECASE)
@@ -658,10 +668,16 @@ def _qualified_number(answer: str, ref: str, question: str) -> str | None:
         return "differ:rate"
     if _OFFSET_AFTER_RE.match(after) and not _OFFSET_ASKED_RE.search(q):
         return "differ:time_offset"
+    if _PERCENT_AFTER_RE.match(after) and not _PERCENT_ASKED_RE.search(q) and "%" not in ref:
+        return "differ:number"  # "It has 2% of Jupiter's moons." for 2 moons: a share, 0.02 of something
     g = _GROUP_AFTER_RE.match(after)
     if g and not re.search(r"\b" + g.group("g")[:4], q, re.IGNORECASE):
         return "differ:group_count"  # "8 pairs" for 8 legs: a count of pairs, 16 legs
     lead = answer[max(0, last.start() - 60): last.start()]
+    if _TURNING_LEAD_RE.search(lead):
+        return "hedge:bound"  # "He died shortly before turning 35.": an age he did not reach (R2.1)
+    if _CONDITION_LEAD_RE.search(lead) and not _CONDITION_ASKED_RE.search(q):
+        return "hedge:condition"  # "If Mars had 2 moons, ...", "Mars used to have 2 moons.": no statement of the value now
     if _YEAR_RE.match(last.group().rstrip(",")) and _TIME_BOUND_BEFORE_RE.search(lead[-40:]) \
             and not _NOT_UNTIL_LEAD_RE.search(lead) and not re.search(
             r"\b(?:before|after|since|until|by)\b", q, re.IGNORECASE):
