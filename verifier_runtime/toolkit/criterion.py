@@ -589,7 +589,7 @@ def _name_then_remark(answer: str, ref: str) -> bool:
     name; the reference is only what the remark is about."""
     if len(answer) > 100:
         return False
-    parts = [p.strip() for p in answer.strip().split(". ")]
+    parts = [p.strip() for p in re.split(r"\.\s|;\s", answer.strip())]  # ("Oxygen; carbon dioxide is released.")
     first = parts[0].rstrip(".!")
     if len(parts) < 2 or not _NAME_SENTENCE_RE.match(first) or contains_answer(first, ref):
         return False
@@ -949,7 +949,7 @@ def reference_stated(x: Any, phrase: str, answer: str | None = None) -> bool:
         return False
     if ". " in a and _names_as_sentences(a, phrase) and not (x.cues is not None and x.cues.several):
         return False  # "Jupiter. Saturn.": a second name in a sentence of its own
-    if ". " in a and _name_then_remark(a, phrase):
+    if (". " in a or "; " in a) and _name_then_remark(a, phrase):
         return False  # "Gallium. Mercury is too toxic.": the name first, the phrase in a remark after it
     if phrase[:1].isalpha() and _asked_thing_is_other(a, phrase, x.question or ""):
         return False  # "Canberra was planned; the capital is Melbourne.": the asked thing stated as another
@@ -4115,14 +4115,15 @@ _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])|\n+")
 _NOT_COMMITTED_RE = re.compile(
     r"\b(?:not|no(?!\.?\s*\d)|never|unlikely|less\s+likely|rule[sd]?\s+out|ruled\s+out|excluded?|rather\s+than|instead\s+of|versus|vs|"
     r"differentials?|maybe|might|possibly|perhaps|could\s+be|or|either|neither|nor|isn'?t|wasn'?t|aren'?t|cannot"
-    r"|allegedly|supposedly|reportedly|purportedly)\b"
+    r"|allegedly|supposedly|reportedly|purportedly|hardly|scarcely)\b"
     r"|(?<=\w)n['\u2019]t\b",  # "Jane Austen didn’t write it", "doesn't", "won't": any verb negated
     re.IGNORECASE,
 )
 _SHORT_STATEMENT_WORDS = 12
 # a belief reported about others is not the response's answer ("Many people think it was X")
 _REPORTED_RE = re.compile(
-    r"\b(?:many|some|most|people|others|they|critics|historians|sources|it\s+is\s+(?:often|commonly|widely))\b"
+    r"\b(?:many|some|most|people|others|they|critics|historians|sources|textbooks?|books|rumou?rs?|legend|tradition|experts"
+    r"|it\s+is\s+(?:often|commonly|widely))\b"
     r"(?:\s+\w+){0,3}?\s+(?:think|thinks|believe|believes|say|says|claim|claims|assume|assumes|thought|believed|said|"
     r"claimed|suggest|suggests)\b",
     re.IGNORECASE,
@@ -4268,6 +4269,10 @@ _KIND_BEFORE_RE = re.compile(
 # R6.4: a short answer that opens with another name, then describes it: "K2, which is second only to Everest",
 # "Francis Bacon (often confused with Shakespeare)", "John Adams, vice president under George Washington"
 _HEAD_NAME_RE = re.compile(r"^\s*+(?P<head>" + NAME_PATTERN + r")[ \t]*+(?P<sep>,|\(|[\u2014\u2013]|(?<=[ \t])-[ \t])(?P<rest>[^()]*+)$")
+# the same for a plain lower-case noun of one to three words, with no article ("oxygen, which replaces carbon
+# dioxide"; "the gas, carbon dioxide" names the answer by its kind)
+_HEAD_NOUN_RE = re.compile(r"^\s*+[*_\"']*+(?P<head>(?!(?:the|a|an)\b)[a-z][a-z'-]*+(?:[ \t]++[a-z][a-z'-]*+){0,2})[*_\"']*+[ \t]*+"
+                           r"(?P<sep>,|\(|[\u2014\u2013]|(?<=[ \t])-[ \t])(?P<rest>[^()]*+)$")
 # words between the head and the phrase that name the head again or correct it ("Bombay, now Mumbai",
 # "Sagarmatha (also known as Everest)", "Sydney, no wait, Canberra"), or place it in a region ("Paris, in France")
 _RENAMING_RE = re.compile(
@@ -4291,7 +4296,7 @@ def _described_by_other(before: str, after: str, alias: str, question: str) -> b
     region ("Paris, in France") leave the phrase the answer."""
     if len(before) > 120 or not before.strip() or len(before.split()) > 10:
         return False
-    m = _HEAD_NAME_RE.match(before)
+    m = _HEAD_NAME_RE.match(before) or _HEAD_NOUN_RE.match(before)
     if m is None or any(ch in m.group("rest") for ch in ",;:"):
         return False  # ("Eden Gardens, the largest ground, is in Kolkata": the head is the subject of a clause)
     head = normalize_text(m.group("head"))
@@ -4342,6 +4347,7 @@ def _mentioned_only(before: str, after: str, question: str = "") -> bool:
 _GIVEN_UP_AFTER_RE = re.compile(
     r"^[\"'\u201d]?\s*+(?:(?:is|was)\s++(?:just\s++|only\s++)?(?:my|our)\s++(?:first|initial|original|earlier)\s++"
     r"(?:guess|answer|thought|instinct|idea|choice)\b|\?\s*+(?:no|nope|wrong|incorrect|not\s++quite)\b"
+    r"|\s*+[:=\u2014\u2013-]\s*+(?:false|wrong|incorrect)\b"
     r"|\?\s*+(?!(?i:yes|yep|correct|right|exactly|indeed|definitely|absolutely|certainly|sure|that|it|this|final)\b)"
     r"(?-i:[A-Z])[\w'\u2019-]*+\s*+[?.!])",  # ("Canberra? Sydney? Sydney.": another candidate asked after it)
     re.IGNORECASE)
