@@ -575,8 +575,9 @@ def _asked_thing_is_other(answer: str, ref: str, question: str) -> bool:
         n = m.group("n").lower()
         if n in _NOT_ASKED_NOUNS or (n not in q and n != "answer"):
             continue
-        if not contains_answer(m.group("v"), ref):
-            return True
+        v = m.group("v").strip()
+        if v[:1].isupper() and v.split()[0].lower() not in _NOT_NAME_WORDS and not contains_answer(v, ref):
+            return True  # (a name: "the hypotenuse is the side opposite the right angle, AB" describes, names no other)
     return False
 
 
@@ -972,6 +973,17 @@ _HYPHEN_AFTER_RE = re.compile(r"^-[A-Za-z]")
 _HYPHEN_BEFORE_RE = re.compile(r"[A-Za-z]-$")
 
 
+def _hyphen_compound(answer: str, phrase: str) -> bool:
+    """R6.4: the (first) mention of a word phrase is joined by a hyphen to another word ("Canberra-Queanbeyan",
+    "non-Euclidean", "great-grandmother"): a compound, another thing than the phrase."""
+    span = _find_ignoring_case(answer, phrase)
+    if span is None:
+        return False
+    before, after = answer[: span[0]], answer[span[1]:]
+    return bool((_HYPHEN_AFTER_RE.match(after) and phrase[-1:].isalpha())
+                or (_HYPHEN_BEFORE_RE.search(before) and phrase[:1].isalpha()))
+
+
 def name_extended(answer: str, phrase: str) -> bool:
     """R6.4: the phrase is part of a longer name in the answer, so the answer may name another
     thing: "Booker T. Washington" or "Washington, D.C." beside ``Washington``, "New Canberra"
@@ -980,9 +992,9 @@ def name_extended(answer: str, phrase: str) -> bool:
     span = _find_ignoring_case(answer, phrase)
     if span is None:
         return False
-    before, after = answer[: span[0]], answer[span[1]:]
-    if (_HYPHEN_AFTER_RE.match(after) and phrase[-1:].isalpha()) or (_HYPHEN_BEFORE_RE.search(before) and phrase[:1].isalpha()):
+    if _hyphen_compound(answer, phrase):
         return True  # "Canberra-Queanbeyan", "Austria-Hungary", "non-Euclidean": a compound of the word, another thing
+    before, after = answer[: span[0]], answer[span[1]:]
     if before.endswith(" "):
         words = before.split()
         w = words[-1] if words else ""
@@ -3973,7 +3985,14 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 return Judgment(False, "differ:reference_not_committed")  # "We get 12, then add 2 to reach 14." for 12
             if restated_quantity_disagrees(answer):
                 return Judgment(False, "hedge:restated_differently")  # "5 km (about 4 miles)": two values
-            stated = _stated_in(answer, alias, (x.question or "") if x is not None else "")
+            q_text = (x.question or "") if x is not None else ""
+            if _both_truth_words(answer, ref):
+                return Judgment(False, "ambiguous:both_booleans")  # "It would be false to say so, so True." (R6.3)
+            if (". " in answer or "; " in answer) and _name_then_remark(answer, alias) or (
+                    alias[:1].isalpha() and _asked_thing_is_other(answer, alias, q_text)) or _hyphen_compound(answer, alias):
+                # "Gallium. Mercury is too toxic.", "Canberra was planned; the capital is Melbourne.", "Non-Euclidean" (R6.4)
+                return Judgment(False, "differ:reference_not_committed")
+            stated = _stated_in(answer, alias, q_text)
             if stated is not None:
                 return Judgment(stated, "equal:reference_in_answer" if stated else "differ:reference_not_committed")
     if x is not None and x.question and _surname_answer(answer, ref, x.question):
