@@ -4422,6 +4422,9 @@ def _two_peer_names(text: str, question: str) -> bool:
             return False
     if m.group("sep") == "," and _PLACE_ASKED_RE.search(question):
         return False  # (a semicolon is never an apposition: "Jupiter; Saturn")
+    lead = m.group("a").strip().lower()
+    if m.group("sep") == "," and (lead in _LEAD_WORDS or lead in _OPENING_WORDS or lead in _REMARK_WORDS):
+        return False  # "Well, Michelangelo.", "Sure, Michelangelo.": a word that opens the reply, no second name
     # a symbol or an abbreviation names the other again ("Iron, Fe", "Alaska, USA"); "red" is a word
     return not any(len(g) <= 3 and not g.islower() for g in (m.group("a").strip(), m.group("b").strip().rstrip(".!")))
 
