@@ -133,7 +133,7 @@ def _asked_before(text: str, end: int) -> bool:
     asked = text[start:end].lstrip()
     return bool(_ASKED_RE.match(asked)) and not _CANDIDATE_ASKED_RE.match(asked)
 # A soft marker ("actually", "wait") changes the answer only when a new one follows at once.
-_SOFT_RE = re.compile(r"\b(?:actually|wait|hmm+|instead|rather|hold\s+on|on\s+(?:further\s+)?reflection|"
+_SOFT_RE = re.compile(r"\b(?:actually|wait|hmm+|instead(?!\s++of\b)|rather(?!\s++than\b)|hold\s+on|on\s+(?:further\s+)?reflection|"
                       r"thinking\s+(?:about\s+it\s+)?again|(?:on\s+)?second\s+thoughts?)\b", re.IGNORECASE)
 # One scan for the words every correction starts with; text without them has no correction.
 _ANY_MARKER_RE = re.compile(
@@ -151,7 +151,7 @@ _NEW_ANSWER_RES = (
                r"must\s+be|=)\s*[:=]?\s*", re.IGNORECASE),
     re.compile(r"\b(?:it'?s|it\s+is|it\s+should\s+be|that\s+should\s+be|this\s+should\s+be|should\s+be|is\s+actually|"
                r"it\s+must\s+be|it\s+equals|make\s+(?:it|that)|change\s+(?:it|that)\s+to|i\s+mean|or\s+rather|"
-               r"instead\s*,?\s*(?:it'?s|it\s+is)?|rather|i\s+meant)\s*[:=]?\s*", re.IGNORECASE),
+               r"instead(?!\s++of\b)\s*,?\s*(?:it'?s|it\s+is)?|rather(?!\s++than\b)|i\s+meant)\s*[:=]?\s*", re.IGNORECASE),
     # "so the area is 24", "the capital is Canberra": a statement of the asked quantity
     re.compile(r"\b(?:so|thus|therefore|hence)?\s*(?:the\s+)(?:[a-z]+\s+){0,3}?(?:is|are|equals|=)\s+(?!not\b)", re.IGNORECASE),
     # "Wait, let me recheck: 6*7 = 43. So 43.": a conclusion word, then a value

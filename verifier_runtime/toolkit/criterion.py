@@ -194,6 +194,8 @@ def _pass_guard(x: Any, answer: Any) -> str | None:
             return "negation:only_negated"  # (the whole answer: a module may pass the matched part alone)
         if parse_bool(ref) is not None and both_booleans(x.answer or a):
             return "hedge:alternatives"  # "False, True": both answers of a true-or-false question (R6.3)
+        if _both_truth_words(x.answer or a, ref):
+            return "ambiguous:both_booleans"  # "It would be false to say so, so True." (R6.3)
         if _second_of_two_names(x.answer or a, ref, x.question or ""):
             return "ambiguous:two_names"  # "Norfolk, Virginia" for Virginia: two peers, or a place and its region
         bare = _TAG_RE.sub(" ", a) if "<" in a else a  # "<answer>42</answer>": tags, no relation
@@ -519,6 +521,19 @@ _REJECTION_GOES_ON_RE = re.compile(r"[,;]|[.!?]\s*+\S|\b(?:but|so|thus|hence|the
 _ASKS_FOR_WRONG_RE = re.compile(r"\b(?:incorrect|wrong|false|not|except|untrue|least)\b|n't\b", re.IGNORECASE)
 
 
+_TRUTH_WORD_RE = re.compile(r"\b(?:(?P<t>true)|false)\b", re.IGNORECASE)
+
+
+def _both_truth_words(answer: str, ref: str) -> bool:
+    """R6.3: a true-or-false reference, and an answer longer than its one word that writes both "true"
+    and "false" ("True that it is false.", "It is false that 7 is odd, so True."): which one it commits
+    to is a reading of the sentence, not of the word a module found."""
+    if len(answer) > 400 or normalize_text(ref) not in ("true", "false"):
+        return False
+    said = {m.group("t") is not None for m in _TRUTH_WORD_RE.finditer(answer)}
+    return len(said) == 2
+
+
 def _rejects_option(answer: str, x: Any) -> bool:
     """R2.5: "Option B is incorrect." rejects B where the question has options, unless it asks for
     the wrong one (the cheap test first: the options are parsed only for such an answer)."""
@@ -670,6 +685,48 @@ def _names_as_sentences(answer: str, ref: str) -> bool:
     return normalize_text(ref) in keys and len(keys) > 1
 
 
+# a clause that states what the question asks as a value: "the capital is Melbourne" (R6.4)
+_ASKED_IS_RE = re.compile(r"(?:^|[;.:!?]\s*+|,\s*+(?:but|and|so)\s++|\b(?:but|so)\s++)(?:the|its)\s++(?:[a-z]++\s++){0,2}?"
+                          r"(?P<n>[a-z]{3,})\s++(?:is|was)\s++(?!not\b|never\b)(?P<v>[^;.,!?\n]{1,60})", re.IGNORECASE)
+_NOT_ASKED_NOUNS = frozenset("one thing question reason point fact case problem word way same".split())
+
+
+def _asked_thing_is_other(answer: str, ref: str, question: str) -> bool:
+    """R6.4: a short answer that has a clause stating the thing the question asks (its noun is a word of
+    the question, or "answer") as a value without the reference: "The capital is Sydney; Canberra is the
+    largest city.", "Canberra was planned; the capital is Melbourne." The answer is that other value."""
+    if len(answer) > 200 or not question:
+        return False
+    q = set(normalize_text(question).split())
+    for m in _ASKED_IS_RE.finditer(answer):
+        n = m.group("n").lower()
+        if n in _NOT_ASKED_NOUNS or (n not in q and n != "answer"):
+            continue
+        v = m.group("v").strip()
+        if v[:1].isupper() and v.split()[0].lower() not in _NOT_NAME_WORDS and not contains_answer(v, ref):
+            return True  # (a name: "the hypotenuse is the side opposite the right angle, AB" describes, names no other)
+    return False
+
+
+_OPENING_WORDS = frozenset("hmm well ok okay easy simple wait so thus hence answer sure great good alright fine".split())
+
+
+def _name_then_remark(answer: str, ref: str) -> bool:
+    """R6.4: a short answer whose first sentence is a bare capitalised name other than the reference, and
+    whose later sentence mentions the reference ("Gallium. Mercury is too toxic."): the answer is the
+    name; the reference is only what the remark is about."""
+    if len(answer) > 100:
+        return False
+    parts = [p.strip() for p in re.split(r"\.\s|;\s", answer.strip())]  # ("Oxygen; carbon dioxide is released.")
+    first = parts[0].rstrip(".!")
+    if len(parts) < 2 or not _NAME_SENTENCE_RE.match(first) or contains_answer(first, ref):
+        return False
+    low = first.lower()
+    if low in _REMARK_WORDS or low in NOT_NOUN_WORDS or low in _OPENING_WORDS or low.endswith("ly"):
+        return False
+    return any(contains_answer(p, ref) for p in parts[1:])
+
+
 # R4.1: words after the reference's number that make it another quantity than the one asked: a difference
 # ("2000 more people than the village"), a rate ("2000 people per square mile"), a time before or after
 # ("2000 years ago" for a year), a decade ("the 2000s"); "2000+" and a time bound ("before 2000",
@@ -691,9 +748,22 @@ _OFFSET_AFTER_RE = re.compile(r"^\s*+(?:years?|months?|weeks?|days?|decades?|cen
                               r"(?:ago|later|earlier|before|after|prior|from\s++now|since|hence)\b", re.IGNORECASE)
 _OFFSET_ASKED_RE = re.compile(r"\bago\b|\bhow\s++(?:many|long)\b|\blater\b|\bearlier\b|\bafter\b|\bbefore\b|\belapsed\b",
                               re.IGNORECASE)
+_PERCENT_AFTER_RE = re.compile(r"^\s*+(?:%|\\%|percent\b|per\s*+cent\b|pct\b)", re.IGNORECASE)
+_PERCENT_ASKED_RE = re.compile(r"%|percent|per\s*+cent|proportion|share|fraction|rate|ratio|probability|chance|likelihood",
+                               re.IGNORECASE)
+_TURNING_LEAD_RE = re.compile(r"\b(?:before|until|till|shy\s++of)\s++(?:turning|reaching|(?:he|she|they|it)\s++turned)\s*+$",
+                              re.IGNORECASE)
+# a condition or a past state in the number's own clause: "If Mars had 2 moons", "Mars used to have 2 moons"
+_CONDITION_LEAD_RE = re.compile(r"(?:^|[,;.:!?]\s)(?:[^,;.:!?]*?\s)?(?:if|unless|suppose|supposing|used\s++to)\s[^,;.:!?]*$",
+                                re.IGNORECASE)
+_CONDITION_ASKED_RE = re.compile(r"\b(?:if|unless|suppose|supposing|assuming|used\s++to|originally|formerly|would|were)\b",
+                                 re.IGNORECASE)
+# a count of groups, not of the things asked: "8 pairs", "4 sets of" ("12 dozen" is a scale: differ:scale)
+_GROUP_AFTER_RE = re.compile(r"^\s*+(?P<g>pairs?|couples?|trios?|quartets?|(?:sets?|groups?|packs?|boxes|box|batch(?:es)?)"
+                             r"\s++of)\b", re.IGNORECASE)
 _DECADE_AFTER_RE = re.compile(r"^(?:['\u2019]?s)\b")
 _PLUS_AFTER_RE = re.compile(r"^\+(?!\s*+[\d(\\$]|\s*+[a-zA-Z](?![a-zA-Z]))")  # ("2000 + x" is a sum)
-_TIME_BOUND_BEFORE_RE = re.compile(r"\b(?:before|after|since|until|till|prior\s++to|no\s++later\s++than|no\s++earlier\s++than"
+_TIME_BOUND_BEFORE_RE = re.compile(r"\b(?:before|after|since|until|till|by|prior\s++to|no\s++later\s++than|no\s++earlier\s++than"
                                    r"|as\s++(?:early|late)\s++as|by\s++the\s++(?:end|start)\s++of)\s++(?:the\s++year\s++)?$",
                                    re.IGNORECASE)
 
@@ -726,7 +796,16 @@ def _qualified_number(answer: str, ref: str, question: str) -> str | None:
         return "differ:rate"
     if _OFFSET_AFTER_RE.match(after) and not _OFFSET_ASKED_RE.search(q):
         return "differ:time_offset"
+    if _PERCENT_AFTER_RE.match(after) and not _PERCENT_ASKED_RE.search(q) and "%" not in ref:
+        return "differ:number"  # "It has 2% of Jupiter's moons." for 2 moons: a share, 0.02 of something
+    g = _GROUP_AFTER_RE.match(after)
+    if g and not re.search(r"\b" + g.group("g")[:4], q, re.IGNORECASE):
+        return "differ:group_count"  # "8 pairs" for 8 legs: a count of pairs, 16 legs
     lead = answer[max(0, last.start() - 60): last.start()]
+    if _TURNING_LEAD_RE.search(lead):
+        return "hedge:bound"  # "He died shortly before turning 35.": an age he did not reach (R2.1)
+    if _CONDITION_LEAD_RE.search(lead) and not _CONDITION_ASKED_RE.search(q):
+        return "hedge:condition"  # "If Mars had 2 moons, ...", "Mars used to have 2 moons.": no statement of the value now
     if _YEAR_RE.match(last.group().rstrip(",")) and _TIME_BOUND_BEFORE_RE.search(lead[-40:]) \
             and not _NOT_UNTIL_LEAD_RE.search(lead) and not re.search(
             r"\b(?:before|after|since|until|by)\b", q, re.IGNORECASE):
@@ -889,17 +968,22 @@ _TWO_NAMES_RE = re.compile(r"^(?P<a>" + NAME_PATTERN + r")[ \t]*+(?P<sep>[,;])[ 
                            + r")[ \t]*+[.!]?$")
 
 
+_NAME_IN_NAME_RE = re.compile(r"^(?P<a>" + NAME_PATTERN + r")[ \t]++in[ \t]++(?:the[ \t]++)?(?P<b>" + NAME_PATTERN + r")[ \t]*+[.!]?$")
+
+
 def _second_of_two_names(answer: str, ref: str, question: str) -> bool:
     """R2.3: the answer is two capitalised names joined by a comma, the question asks for a place,
     and the reference is the second name alone: "Norfolk, Virginia" for Virginia names a place and
     its region, or two peers; only a judge can tell them apart, so no module passes it (a reference
     that is the first name, "Paris, France" for Paris, is the usual apposition and stays; where no
     place is asked, two names are a list: ``_two_peer_names``)."""
-    if "," not in answer or len(answer) > 80 or not _PLACE_ASKED_RE.search(question):
+    if len(answer) > 80 or not _PLACE_ASKED_RE.search(question):
         return False
-    m = _TWO_NAMES_RE.match(answer.strip())
+    m = _TWO_NAMES_RE.match(answer.strip()) if "," in answer else None
     if m is None or m.group("sep") != ",":
-        return False
+        m = _NAME_IN_NAME_RE.match(answer.strip())  # "Belconnen in Canberra": a place and its region the same way
+        if m is None:
+            return False
     r = normalize_text(ref)
     first, second = normalize_text(m.group("a")), normalize_text(m.group("b").rstrip(".!"))
     return bool(r) and second == r and first not in r
@@ -993,6 +1077,10 @@ def reference_stated(x: Any, phrase: str, answer: str | None = None) -> bool:
         return False
     if ". " in a and _names_as_sentences(a, phrase) and not (x.cues is not None and x.cues.several):
         return False  # "Jupiter. Saturn.": a second name in a sentence of its own
+    if (". " in a or "; " in a) and _name_then_remark(a, phrase):
+        return False  # "Gallium. Mercury is too toxic.": the name first, the phrase in a remark after it
+    if phrase[:1].isalpha() and _asked_thing_is_other(a, phrase, x.question or ""):
+        return False  # "Canberra was planned; the capital is Melbourne.": the asked thing stated as another
     if name_extended(a, phrase):
         return False
     if date_conflicts(a, x.ref or ""):
@@ -1008,6 +1096,21 @@ _NAME_WORD_RE = re.compile(r"^(?:[A-Z][\w'’-]*|[A-Z]\.)$")
 _AFTER_NAME_RE = re.compile(r"^(?:\s(?P<w>[A-Z][\w'’-]*)|,\s*(?P<abbr>[A-Z]\.(?:[A-Z]\.?)+))")
 
 
+_HYPHEN_AFTER_RE = re.compile(r"^-[A-Za-z]")
+_HYPHEN_BEFORE_RE = re.compile(r"[A-Za-z]-$")
+
+
+def _hyphen_compound(answer: str, phrase: str) -> bool:
+    """R6.4: the (first) mention of a word phrase is joined by a hyphen to another word ("Canberra-Queanbeyan",
+    "non-Euclidean", "great-grandmother"): a compound, another thing than the phrase."""
+    span = _find_ignoring_case(answer, phrase)
+    if span is None:
+        return False
+    before, after = answer[: span[0]], answer[span[1]:]
+    return bool((_HYPHEN_AFTER_RE.match(after) and phrase[-1:].isalpha())
+                or (_HYPHEN_BEFORE_RE.search(before) and phrase[:1].isalpha()))
+
+
 def name_extended(answer: str, phrase: str) -> bool:
     """R6.4: the phrase is part of a longer name in the answer, so the answer may name another
     thing: "Booker T. Washington" or "Washington, D.C." beside ``Washington``, "New Canberra"
@@ -1016,6 +1119,8 @@ def name_extended(answer: str, phrase: str) -> bool:
     span = _find_ignoring_case(answer, phrase)
     if span is None:
         return False
+    if _hyphen_compound(answer, phrase):
+        return True  # "Canberra-Queanbeyan", "Austria-Hungary", "non-Euclidean": a compound of the word, another thing
     before, after = answer[: span[0]], answer[span[1]:]
     if before.endswith(" "):
         words = before.split()
@@ -2162,10 +2267,28 @@ def _letter_text_disagree(answer: str, options: dict[str, str], cues: Cues | Non
     """The answer writes an option's letter and then another option's text ("(C) <the text of E>",
     "Option B, i.e. <the text of C>")."""
     lt = letter_and_text(answer)
-    if lt is None or lt[0] not in options:
+    if lt is None and len(answer) <= 200:
+        m = _NAMED_LETTER_TEXT_RE.match(answer.strip())  # "Option B: Jupiter"
+        if m is not None:
+            lt = (m.group(1).upper(), m.group(2).strip())
+    if lt is None:
+        m = _TEXT_THEN_LETTER_RE.match(answer.strip()) if len(answer) <= 200 else None
+        if m is None:
+            return False
+        text = m.group("text").strip()
+        k = max(text.rfind(" is "), text.rfind(": "))  # "The answer is Jupiter (B)": the text after the verb
+        lt = ((m.group("l1") or m.group("l2")).upper(), text[k + 3:].strip() if k >= 0 else text)
+    if lt[0] not in options or not lt[1]:
         return False
     other = parse_choice(lt[1], options) or _option_by_value(lt[1], options, cues) or _option_as_written(lt[1], options)
     return other is not None and other != lt[0]
+
+
+_NAMED_LETTER_TEXT_RE = re.compile(r"^(?i:option|choice)[ \t]++([A-J])[ \t]*+(?:[.:)\u2014\u2013]|[ \t]-)[ \t]*+(\S[^\n]*)$")
+# an option's text, then a letter: "Jupiter (B)", "Jupiter, option B" (R6.2: both must name one option; a
+# parenthesis right after a word is its argument: "O(D)")
+_TEXT_THEN_LETTER_RE = re.compile(r"^(?P<text>[^()\n]{1,120}?)(?:[ \t]++\([ \t]*+(?:(?i:option|choice)[ \t]++)?(?P<l1>[A-J])[ \t]*+\)"
+                                  r"|,[ \t]*+(?i:option|choice)[ \t]++(?P<l2>[A-J]))[ \t]*+[.!]?$")
 
 
 def _choice(answer: str, ref: str, options: dict[str, str], cues: Cues | None) -> Judgment | None:
@@ -3989,7 +4112,14 @@ def _text(answer: str, ref: str, x: Any, cues: Cues | None) -> Judgment:
                 return Judgment(False, "differ:reference_not_committed")  # "We get 12, then add 2 to reach 14." for 12
             if restated_quantity_disagrees(answer):
                 return Judgment(False, "hedge:restated_differently")  # "5 km (about 4 miles)": two values
-            stated = _stated_in(answer, alias, (x.question or "") if x is not None else "")
+            q_text = (x.question or "") if x is not None else ""
+            if _both_truth_words(answer, ref):
+                return Judgment(False, "ambiguous:both_booleans")  # "It would be false to say so, so True." (R6.3)
+            if (". " in answer or "; " in answer) and _name_then_remark(answer, alias) or (
+                    alias[:1].isalpha() and _asked_thing_is_other(answer, alias, q_text)) or _hyphen_compound(answer, alias):
+                # "Gallium. Mercury is too toxic.", "Canberra was planned; the capital is Melbourne.", "Non-Euclidean" (R6.4)
+                return Judgment(False, "differ:reference_not_committed")
+            stated = _stated_in(answer, alias, q_text)
             if stated is not None:
                 return Judgment(stated, "equal:reference_in_answer" if stated else "differ:reference_not_committed")
     if x is not None and x.question and _surname_answer(answer, ref, x.question):
@@ -4130,14 +4260,16 @@ def _case_carrying(s: str) -> bool:
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])|\n+")
 _NOT_COMMITTED_RE = re.compile(
     r"\b(?:not|no(?!\.?\s*\d)|never|unlikely|less\s+likely|rule[sd]?\s+out|ruled\s+out|excluded?|rather\s+than|instead\s+of|versus|vs|"
-    r"differentials?|maybe|might|possibly|perhaps|could\s+be|or|either|neither|nor|isn'?t|wasn'?t|aren'?t|cannot)\b"
+    r"differentials?|maybe|might|possibly|perhaps|could\s+be|or|either|neither|nor|isn'?t|wasn'?t|aren'?t|cannot"
+    r"|allegedly|supposedly|reportedly|purportedly|hardly|scarcely)\b"
     r"|(?<=\w)n['\u2019]t\b",  # "Jane Austen didn’t write it", "doesn't", "won't": any verb negated
     re.IGNORECASE,
 )
 _SHORT_STATEMENT_WORDS = 12
 # a belief reported about others is not the response's answer ("Many people think it was X")
 _REPORTED_RE = re.compile(
-    r"\b(?:many|some|most|people|others|they|critics|historians|sources|it\s+is\s+(?:often|commonly|widely))\b"
+    r"\b(?:many|some|most|people|others|they|critics|historians|sources|textbooks?|books|rumou?rs?|legend|tradition|experts"
+    r"|it\s+is\s+(?:often|commonly|widely))\b"
     r"(?:\s+\w+){0,3}?\s+(?:think|thinks|believe|believes|say|says|claim|claims|assume|assumes|thought|believed|said|"
     r"claimed|suggest|suggests)\b",
     re.IGNORECASE,
@@ -4149,7 +4281,8 @@ _SUPERSEDED_RE = re.compile(
     r"|\b(?:my|our)\s++(?:first|initial|original|earlier)\s++(?:guess|answer|thought|estimate)\b",
     re.IGNORECASE,
 )
-_CONTRAST_RE = re.compile(r"\b(?:but|however|whereas|although|though)\b[^.]{0,300}?\b(?:in\s+fact|actually|really|was|is)\b",
+_CONTRAST_RE = re.compile(r"\b(?:but|however|whereas|although|though)\b[^.]{0,300}?\b(?:in\s+fact|actually|really|was|is"
+                          r"|it['\u2019]s)\b",
                           re.IGNORECASE)
 
 
@@ -4186,7 +4319,9 @@ def _find_ignoring_case(text: str, needle: str) -> tuple[int, int] | None:
     return None if m is None else m.span()
 
 
-_ASIDE_NOT_RE = re.compile(r"\s*+(?:\(\s*+not\s++[^()\n]{1,30}\)|[,;\u2014\u2013-]\s*+not\s++[^,.;()\n]{1,30})", re.IGNORECASE)
+_ASIDE_NOT_RE = re.compile(r"\s*+(?:\(\s*+not\s++[^()\n]{1,30}\)|[,;\u2014\u2013-]\s*+not\s++[^,.;()\n]{1,30}"
+                           r"|,?\s*+(?:rather\s++than|instead\s++of|as\s++opposed\s++to|in\s++(?:place|lieu)\s++of)\s++[^,.;()\n]{1,30})",
+                           re.IGNORECASE)  # ("Canberra rather than Sydney": another set aside after the answer)
 
 
 def _committed_near(text: str, alias: str, question: str = "") -> bool:
@@ -4205,7 +4340,9 @@ def _committed_near(text: str, alias: str, question: str = "") -> bool:
         after = after[aside.end():]  # "42 (not 43)": another value excluded beside the answer
     words = before.split()[-_WINDOW_BEFORE:]
     for k in range(len(words) - 1, -1, -1):
-        if words[k].lower().strip(",;:") in _TURN_WORDS:  # "Many think Raphael, but it was Leonardo"
+        if words[k].lower().strip(",;:") in _TURN_WORDS and not (
+                k + 1 < len(words) and words[k + 1].lower() == "of"):  # "Many think Raphael, but it was Leonardo"
+            # ("Sydney instead of Canberra" sets the phrase aside: no turn to it)
             words = words[k + 1:]
             break
         if k and words[k] in _OWN_VIEW_WORDS and words[k - 1][-1:] in ".;!":  # "Some say 6. I say 5."
@@ -4218,8 +4355,13 @@ def _committed_near(text: str, alias: str, question: str = "") -> bool:
     window = " ".join(words + after.split()[:_WINDOW_AFTER])
     if _NOT_COMMITTED_RE.search(window) or _REPORTED_RE.search(lead) or _SUPERSEDED_RE.search(lead):
         return False
-    if _mentioned_only(before, after, question):
+    if _mentioned_only(before, after, question) or _described_by_other(before, after, alias, question):
         return False
+    near = (_PLACE_RELATION_BEFORE_RE.search(before[-40:])
+            if alias[:1].isalpha() and not any(ch.isdigit() for ch in alias) and not _NOT_UNTIL_LEAD_RE.search(before)
+            else None)  # ("wasn't open until May 1958": a start in time, R2.5; a date is bounded elsewhere, R2.1)
+    if near and not re.search(r"\b" + re.escape(near.group("w").split()[0]), question, re.IGNORECASE):
+        return False  # "North of Canberra", "Melbourne until Canberra was built": a place beside it, a time clause
     # "..., but it was in fact Petra": a contrast after the mention moves the answer elsewhere
     return not _CONTRAST_RE.search(" ".join(after.split()[:12]))
 
@@ -4231,12 +4373,18 @@ def _committed_near(text: str, alias: str, question: str = "") -> bool:
 # B is false", which answers "Which statement is false?")
 _EXCLUDED_BEFORE_RE = re.compile(
     r"(?:\b(?:any|every|no|some)(?:one|body|thing)\s++but|\ball\s++but|\bexcept(?:\s++for)?|\bexcluding|\bother\s++than"
-    r"|\bwith\s++the\s++exception\s++of|\bsave\s++for|\bapart\s++from|\baside\s++from)\s*+[\"'\u201c]?$", re.IGNORECASE)
+    r"|\bwith\s++the\s++exception\s++of|\bsave\s++for|\bapart\s++from|\baside\s++from"
+    r"|\bas\s++opposed\s++to|\bin\s++(?:place|lieu)\s++of|\bin\s++preference\s++to|\bunlike|\b(?:similar|akin|analogous)\s++to"
+    r"|\bcompared\s++(?:to|with)|\bconfused\s++with|\bmistaken\s++for"
+    r"|\balongside|\balong\s++with|\btogether\s++with|\bas\s++well\s++as|\bin\s++addition\s++to)\s*+(?:the\s++)?[\"'\u201c]?$",
+    re.IGNORECASE)
 _RELATION_NOUNS = (r"contemporary|contemporaries|son|daughter|wife|husband|widow|brother|sister|father|mother|parent|child"
                    r"|grandson|granddaughter|nephew|niece|cousin|uncle|aunt|student|pupil|teacher|tutor|mentor|rival|friend"
                    r"|successor|predecessor|colleague|assistant|apprentice|disciple|follower|imitator|descendant|ancestor"
-                   r"|biographer|critic|opponent|partner|protégé|protege")
-_RELATED_TERM_BEFORE_RE = re.compile(r"\b(?:an?|the|his|her|their)\s++(?:[a-z]+\s++)?(?:" + _RELATION_NOUNS + r")\s++of\s*+$",
+                   r"|biographer|critic|opponent|partner|protégé|protege"
+                   r"|tributary|tributaries|distributary|moon|moons|satellite|suburb|suburbs|neighbou?r|colony|ally"
+                   r"|subsidiary|alloy|ore|rival\s+city")
+_RELATED_TERM_BEFORE_RE = re.compile(r"\b(?:an?|the|his|her|their)\s++(?:[a-z]+\s++)?(?:" + _RELATION_NOUNS + r")\s++of(?:\s++the)?\s*+$",
                                      re.IGNORECASE)
 _RELATION_ASKED_RE = re.compile(r"\b(?:" + _RELATION_NOUNS + r")s?\b", re.IGNORECASE)
 _POSSESSIVE_AFTER_RE = re.compile(r"^['\u2019]s\s++(?P<w>[a-z]++)\b")
@@ -4249,6 +4397,74 @@ _CALLED_WRONG_RE = re.compile(
     r"|misconception|myth|trap|distractor|mistake)\b", re.IGNORECASE)
 
 
+_THAN_BEFORE_RE = re.compile(r"\bthan\s++(?:the\s++)?[\"'\u201c]?$", re.IGNORECASE)
+_THAN_RE = re.compile(r"\bthan\b", re.IGNORECASE)
+# R6.4: a place beside the phrase or a time clause about it, not the phrase: "north of Canberra", "near Canberra",
+# "outside Canberra", "Melbourne until Canberra was built" (a word the question holds leaves it: "Which city is
+# north of ...?")
+_PLACE_RELATION_BEFORE_RE = re.compile(
+    r"\b(?P<w>(?:north|south|east|west|north-?east|north-?west|south-?east|south-?west)(?:ern)?\s++of|near|nearby|outside"
+    r"(?:\s++of)?|beyond|close\s++to|next\s++to|across\s++from|opposite|until|till|unless|whereas)\s++(?:the\s++)?$",
+    re.IGNORECASE)
+# a kind of thing named before the phrase, which the question does not ask for ("the planet Mercury", "the film Titanic")
+_KIND_BEFORE_RE = re.compile(
+    r"(?:^|\b(?:the|a|an)\s++)(?P<k>planet|god|goddess|band|film|movie|song|album|novel|book|ship|car|brand|company"
+    r"|team|club|horse|magazine|newspaper|restaurant|hotel|racehorse"
+    r"|play|opera|painting|poem|tv\s++series|series|show|game|video\s++game|cartoon|comic|robot)\s++$",
+    re.IGNORECASE)
+# R6.4: a short answer that opens with another name, then describes it: "K2, which is second only to Everest",
+# "Francis Bacon (often confused with Shakespeare)", "John Adams, vice president under George Washington"
+_HEAD_NAME_RE = re.compile(r"^\s*+(?P<head>" + NAME_PATTERN + r")[ \t]*+(?P<sep>,|\(|[\u2014\u2013]|(?<=[ \t])-[ \t])(?P<rest>[^()]*+)$")
+# the same for a plain lower-case noun of one to three words, with no article ("oxygen, which replaces carbon
+# dioxide"; "the gas, carbon dioxide" names the answer by its kind)
+_HEAD_NOUN_RE = re.compile(r"^\s*+[*_\"']*+(?P<head>(?!(?:the|a|an)\b)[a-z][a-z'-]*+(?:[ \t]++[a-z][a-z'-]*+){0,2})[*_\"']*+[ \t]*+"
+                           r"(?P<sep>,|\(|[\u2014\u2013]|(?<=[ \t])-[ \t])(?P<rest>[^()]*+)$")
+# words between the head and the phrase that name the head again or correct it ("Bombay, now Mumbai",
+# "Sagarmatha (also known as Everest)", "Sydney, no wait, Canberra"), or place it in a region ("Paris, in France")
+_RENAMING_RE = re.compile(
+    r"^\s*+(?:(?:also\s++|better\s++|commonly\s++)?(?:known|called|named)(?:\s++as)?|a\.?k\.?a\.?|i\.e\.?,?|that\s++is,?|namely"
+    r"|now(?:\s++called)?|today|formerly|or|in\s++english|(?:(?:which|that)\s++is\s++|located\s++|situated\s++)?in(?:\s++the)?)\s*+$"
+    r"|\b(?:no|not|nope|wait|actually|sorry|mean|meant|rather|correction|oops|scratch|instead|answer|correct|right"
+    r"|definitely|really)\b",
+    re.IGNORECASE)
+# capitalised words that open a reply without naming anything ("Well, Canberra", "Definitely, Canberra")
+_LEAD_WORDS = frozenset("well hmm ok okay sure so yes no yep nope true false correct right indeed hence thus therefore "
+                        "answer result solution final ah oh alright overall ultimately finally obviously of however "
+                        "also according after before here there now then".split())
+
+
+def _described_by_other(before: str, after: str, alias: str, question: str) -> bool:
+    """R6.4: the phrase sits in a description of another name the answer opens with: a comma, a dash or
+    a parenthesis after the head, then words that describe it ("Saturn, the planet after Jupiter",
+    "Mumbai, formerly the capital before Delhi"), or a parenthesis that says more than the phrase ("K2
+    (Everest is higher)"). A head the question or the phrase holds, a lead word ("Well, ..."), a
+    renaming ("Bombay, now Mumbai", "Peking (Beijing)"), a correction ("Sydney, no, Canberra") or a
+    region ("Paris, in France") leave the phrase the answer."""
+    if len(before) > 120 or not before.strip() or len(before.split()) > 10:
+        return False
+    m = _HEAD_NAME_RE.match(before) or _HEAD_NOUN_RE.match(before)
+    if m is None or any(ch in m.group("rest") for ch in ",;:"):
+        return False  # ("Eden Gardens, the largest ground, is in Kolkata": the head is the subject of a clause)
+    head = normalize_text(m.group("head"))
+    words = head.split()
+    q = set(normalize_text(question).split())
+    if (not words or words[0] in _LEAD_WORDS or words[0] in _NOT_NAME_WORDS or words[0].endswith("ly")
+            or all(w in q for w in words)):
+        return False
+    na = normalize_text(alias)
+    if na in head or head in na:
+        return False
+    rest = m.group("rest")
+    if _RENAMING_RE.search(rest):
+        return False
+    if rest.strip():
+        return True
+    tail = after.lstrip()
+    # nothing between: an apposition of two names ("Sagarmatha, Everest", "Peking (Beijing)") unless the
+    # phrase opens a statement of its own ("K2 (Everest is higher)")
+    return bool(tail) and tail[0] not in ").,;!?" and not (m.group("sep") == "," and tail[0] == ",")
+
+
 def _mentioned_only(before: str, after: str, question: str = "") -> bool:
     """R6.4: the phrase is excluded, a relation's other term, second in a ranking, or called wrong:
     named, but not as the answer (:data:`_EXCLUDED_BEFORE_RE` and the patterns after it). Where the
@@ -4258,6 +4474,11 @@ def _mentioned_only(before: str, after: str, question: str = "") -> bool:
     tail = before[-60:]
     if _EXCLUDED_BEFORE_RE.search(tail) or _RANKED_AFTER_RE.search(tail):
         return True
+    if _THAN_BEFORE_RE.search(tail) and not _THAN_RE.search(question):
+        return True  # "Saturn is larger than Jupiter": the other term of a comparison
+    kind = _KIND_BEFORE_RE.search(tail)
+    if kind and not re.search(r"\b" + kind.group("k")[:4], question, re.IGNORECASE):
+        return True  # "The planet Mercury" where an element is asked: the word in another sense
     if _RELATION_ASKED_RE.search(question):
         return _CALLED_WRONG_RE.match(after.lstrip()) is not None  # (a relation asked: either term may answer)
     if _RELATED_TERM_BEFORE_RE.search(tail):
@@ -4265,7 +4486,17 @@ def _mentioned_only(before: str, after: str, question: str = "") -> bool:
     m = _POSSESSIVE_AFTER_RE.match(after)
     if m and m.group("w").lower() not in _CONTRACTION_WORDS and m.group("w").lower() not in question.lower():
         return True
-    return _CALLED_WRONG_RE.match(after.lstrip()) is not None
+    return _CALLED_WRONG_RE.match(after.lstrip()) is not None or _GIVEN_UP_AFTER_RE.match(after) is not None
+
+
+# after the phrase: a guess given up ("X was my first guess", "X? Wrong: Y")
+_GIVEN_UP_AFTER_RE = re.compile(
+    r"^[\"'\u201d]?\s*+(?:(?:is|was)\s++(?:just\s++|only\s++)?(?:my|our)\s++(?:first|initial|original|earlier)\s++"
+    r"(?:guess|answer|thought|instinct|idea|choice)\b|\?\s*+(?:no|nope|wrong|incorrect|not\s++quite)\b"
+    r"|\s*+[:=\u2014\u2013-]\s*+(?:false|wrong|incorrect)\b"
+    r"|\?\s*+(?!(?i:yes|yep|correct|right|exactly|indeed|definitely|absolutely|certainly|sure|that|it|this|final)\b)"
+    r"(?-i:[A-Z])[\w'\u2019-]*+\s*+[?.!])",  # ("Canberra? Sydney? Sydney.": another candidate asked after it)
+    re.IGNORECASE)
 
 
 # a negation that "until" right before the phrase turns into a starting time ("not ... until 1932")
@@ -4318,6 +4549,9 @@ def _two_peer_names(text: str, question: str) -> bool:
             return False
     if m.group("sep") == "," and _PLACE_ASKED_RE.search(question):
         return False  # (a semicolon is never an apposition: "Jupiter; Saturn")
+    lead = m.group("a").strip().lower()
+    if m.group("sep") == "," and (lead in _LEAD_WORDS or lead in _OPENING_WORDS or lead in _REMARK_WORDS):
+        return False  # "Well, Michelangelo.", "Sure, Michelangelo.": a word that opens the reply, no second name
     # a symbol or an abbreviation names the other again ("Iron, Fe", "Alaska, USA"); "red" is a word
     return not any(len(g) <= 3 and not g.islower() for g in (m.group("a").strip(), m.group("b").strip().rstrip(".!")))
 
