@@ -907,21 +907,28 @@ _MAX_MENTIONS = 20  # the mentions of a reference these readings look at, each
 _RAISED_RE = re.compile(r"[ \t]*+(?:\$[ \t]*+)?(?:\^|!(?!=))")
 
 
-def _raised_mention(answer: str, alias: str) -> bool:
-    """R1.1: every mention of a bracketed or numeric reference in the answer is the base of a power or
-    a factorial ("$(1, 2)^2$", "12^3", "5!" for 5): the answer states that operation's value."""
-    if not alias or alias[-1:] not in ")]}" and not alias[-1:].isdigit() or len(answer) > 2000:
-        return False
+def _every_mention(answer: str, alias: str, holds: Any) -> bool:
+    """Whether ``holds(k)`` is true at every position ``k`` where ``alias`` starts in ``answer``
+    (there is at least one); ``False`` for a reference mentioned more than :data:`_MAX_MENTIONS`
+    times (not decided by these readings)."""
     k = answer.find(alias)
     if k < 0:
         return False
     for _ in range(_MAX_MENTIONS):
         if k < 0:
             return True
-        if not _RAISED_RE.match(answer, k + len(alias)):
+        if not holds(k):
             return False
         k = answer.find(alias, k + 1)
     return k < 0
+
+
+def _raised_mention(answer: str, alias: str) -> bool:
+    """R1.1: every mention of a bracketed or numeric reference in the answer is the base of a power or
+    a factorial ("$(1, 2)^2$", "12^3", "5!" for 5): the answer states that operation's value."""
+    if not alias or alias[-1:] not in ")]}" and not alias[-1:].isdigit() or len(answer) > 2000:
+        return False
+    return _every_mention(answer, alias, lambda k: _RAISED_RE.match(answer, k + len(alias)) is not None)
 
 
 _SET_BUILDER_RE = re.compile(r"\\mid|\\vert|\||:|\\colon")
@@ -934,12 +941,8 @@ def _in_larger_set(answer: str, alias: str) -> bool:
     another set, never the reference by containment."""
     if "\\{" not in answer or len(answer) > 2000 or not alias:
         return False
-    k = answer.find(alias)
-    if k < 0:
-        return False
-    for _ in range(_MAX_MENTIONS):
-        if k < 0:
-            return True
+
+    def inside_larger(k: int) -> bool:
         stack: list[int] = []  # where the sets open before the mention, innermost last
         for m in _SET_OPEN_RE.finditer(answer, 0, k):
             if m.group(0).endswith("{"):
@@ -956,12 +959,12 @@ def _in_larger_set(answer: str, alias: str) -> bool:
                 end = m.start()
                 break
         inner = answer[start:end] if end >= 0 else answer[start:]
-        if _squash(inner) == _squash(alias) or "," not in inner.replace(alias, "", 1) or _SET_BUILDER_RE.search(inner):
-            # "\\{ 1, 2 \\}" for "1, 2": the set of the reference's elements; "\\{ r \\mid 0 \\leq r \\}": a
-            # set written by its condition, not a list of elements beside the reference
-            return False
-        k = answer.find(alias, k + 1)
-    return k < 0  # (a reference mentioned more often than that: not decided here)
+        # "\\{ 1, 2 \\}" for "1, 2": the set of the reference's elements; "\\{ r \\mid 0 \\leq r \\}": a
+        # set written by its condition, not a list of elements beside the reference
+        return not (_squash(inner) == _squash(alias) or "," not in inner.replace(alias, "", 1)
+                    or _SET_BUILDER_RE.search(inner))
+
+    return _every_mention(answer, alias, inside_larger)
 
 
 _TWO_NAMES_RE = re.compile(r"^(?P<a>" + NAME_PATTERN + r")[ \t]*+(?P<sep>[,;])[ \t]++(?P<b>" + NAME_PATTERN
