@@ -695,8 +695,9 @@ _HEDGE_LEAD_RE = re.compile(
 _PAREN_ALT_RE = re.compile(r"^(?P<a>.+?)(?<!\s)\s*+\(\s*(?:(?:or(?![\s,]*+(?:equivalently|in\s+other\s+words|i\.?e\.?|that\s+is)\b)"
                            r"|maybe|possibly|perhaps|alternatively)\b[\s,]*(?P<b>[^()]+)"
                            r"|(?P<c>[-+\u2212$]?\d[^()]{0,40}?)\s+(?:if|when|unless|assuming|including|counting|excluding|with|without|"
-                           r"not\s+counting)\b[^()]*)\)\s*$",
-                           re.IGNORECASE)  # "12 (or 13)", "12 apples (13 if you count the rotten one)", "12 (14 including pears)"
+                           r"not\s+counting|(?:by|on|via|during|through|along|over|under|at)(?![ \t]*+[-+\u2212]?\d))\b[^()]*)\)\s*$",
+                           re.IGNORECASE)  # "12 (or 13)", "12 apples (13 if you count the rotten one)", "12 (14 including pears)",
+# "5 km (6 km by road)": a value under a condition a preposition states; "12 (3 by 4)" is working
 # "42 (2, 3)", "42 cm (43)", "5 km (6 km)": a number (and its unit), then only other numbers (and their units) in
 # parentheses (no working, no word): values offered beside it (R2.1); the same value again ("42 (42.0)", "5 km
 # (5000 m)") is one candidate

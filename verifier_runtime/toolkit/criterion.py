@@ -354,7 +354,9 @@ _WORDS_AFTER_BOX_RE = re.compile(
     r"^(?:\$|\\\))?[^\S\n]*+((?:percent|per[ \t]++cent|squared|cubed|factorial|(?:tenth|hundredth|thousandth|millionth)s?"
     r"|(?:minus|plus|times|over)[ \t]++[\w.]++|divided[ \t]++by[ \t]++[\w.]++"
     r"|or[ \t]++(?:fewer|less|more|greater|higher|lower|above|below|over|under|bigger|smaller)"
-    r"|and[ \t]++(?:up|above|over|below|under|more|less)|at[ \t]++(?:most|least))\b)", re.IGNORECASE)
+    r"|and[ \t]++(?:up|above|over|below|under|more|less)|at[ \t]++(?:most|least)"
+    # ("Tara has \\boxed{30} marbles at most.": the counted noun, then the bound)
+    r"|[a-z]{2,15}[ \t]++(?:or[ \t]++(?:fewer|less|more|greater|higher|lower)|at[ \t]++(?:most|least)))\b)", re.IGNORECASE)
 _WORDS_BEFORE_BOX_RE = re.compile(
     r"(?:^|[\s(])((?:negative|minus|not|never|over|under)[^\S\n]*+)(?:\$\$?|\\\(|\\\[)?[^\S\n]*+$", re.IGNORECASE)
 

@@ -301,7 +301,7 @@ def parse_collection(s: object, *, _depth: int = 0) -> Collection | None:
 
 # --- plus-minus -----------------------------------------------------------------------------------
 
-PLUS_MINUS_RE = re.compile(r"\\pm(?![A-Za-z])|\u00b1")  # not \\pmod, \\pmb
+PLUS_MINUS_RE = re.compile(r"\\(?:pm|mp)(?![A-Za-z])|[\u00b1\u2213]")  # \\pm and \\mp give the same two values; not \\pmod, \\pmb
 _PM_ANY = re.compile(r"\\(?:pm|mp)(?![A-Za-z])|[\u00b1\u2213]")
 
 
